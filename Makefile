@@ -1,0 +1,64 @@
+# Two commands do all the set-up on a fresh machine:
+#   make demo   virtualenv + dependencies + OCR tools + local OpenSearch node, then the demo
+#   make test   the same set-up, then the whole test suite against the real node
+# OPENSEARCH_URL=http://host:9200 uses that node (or cluster) instead of the local one.
+
+SHELL := /bin/bash
+PYTHON ?= python3
+# The virtualenv is cached outside the clone, keyed by the dependency files, so CI and re-runs
+# do not reinstall torch: a change to requirements.lock or pyproject.toml makes a new one.
+DEPS_HASH := $(shell cat requirements.lock pyproject.toml | sha256sum | cut -c1-12)
+VENV ?= $(HOME)/.cache/legalsearch/venv-$(DEPS_HASH)
+BIN := $(VENV)/bin
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+PYTEST_ARGS ?=
+
+.PHONY: help venv system-deps node demo test unit lint clean-venv
+
+help:
+	@echo "make demo   set up everything, start a local node, ingest samples/corpus, run example queries"
+	@echo "make test   set up everything, run unit + integration tests against a real node"
+	@echo "make unit   unit tests only (no node)"
+	@echo "make lint   ruff"
+
+$(VENV)/.ready: requirements.lock pyproject.toml
+	@echo "==> virtualenv $(VENV)"
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip setuptools wheel
+	$(BIN)/pip install -q -r requirements.lock
+	touch $@
+
+venv: $(VENV)/.ready
+	@# The project itself is (re)linked on every run: it is cheap and the clone may have moved.
+	@$(BIN)/pip install -q --no-deps --no-build-isolation -e . >/dev/null
+
+system-deps:
+	@command -v tesseract >/dev/null && command -v pdftoppm >/dev/null \
+	  && tesseract --list-langs 2>/dev/null | grep -q '^ita$$' \
+	  || { echo "==> installing tesseract-ocr (eng, ita) and poppler-utils"; \
+	       $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -q \
+	         tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita poppler-utils >/dev/null \
+	       || { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -q >/dev/null && \
+	            $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -q \
+	              tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita poppler-utils >/dev/null; }; }
+
+node: venv
+	@if [ -n "$$OPENSEARCH_URL" ]; then echo "==> using OPENSEARCH_URL=$$OPENSEARCH_URL"; \
+	 else $(BIN)/legalsearch node start; fi
+
+demo: venv system-deps node
+	$(BIN)/legalsearch demo
+
+test: venv system-deps node
+	$(BIN)/python -m pytest -v $(PYTEST_ARGS)
+
+unit: venv
+	$(BIN)/python -m pytest -v -m "not integration" $(PYTEST_ARGS)
+
+lint: venv
+	$(BIN)/ruff check .
+
+clean-venv:
+	rm -rf $(VENV)

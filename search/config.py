@@ -1,0 +1,58 @@
+"""Settings: the only module that reads the environment.
+
+Built once in the CLI group callback (or a test fixture) and passed down; never at import time.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+OPENSEARCH_VERSION = "2.19.1"
+"""The one pinned OpenSearch version: core, modules and plugins (plugins are `<version>.0`)."""
+
+
+def _default_node_home() -> Path:
+    # A root-owned home directory is not traversable by the unprivileged user the node runs as,
+    # so when invoked as root the node lives under /var/lib.
+    if os.geteuid() == 0:
+        return Path("/var/lib/legalsearch/node")
+    return Path.home() / ".local" / "share" / "legalsearch" / "node"
+
+
+class Settings(BaseSettings):
+    """Every knob of legalsearch. Environment variables use the LEGALSEARCH_ prefix,
+    except the conventional OPENSEARCH_URL / OPENSEARCH_USER / OPENSEARCH_PASSWORD."""
+
+    model_config = SettingsConfigDict(env_prefix="LEGALSEARCH_", extra="ignore")
+
+    opensearch_url: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENSEARCH_URL", "LEGALSEARCH_OPENSEARCH_URL")
+    )
+    opensearch_user: str | None = Field(
+        default=None, validation_alias=AliasChoices("OPENSEARCH_USER", "LEGALSEARCH_OPENSEARCH_USER")
+    )
+    opensearch_password: SecretStr | None = Field(
+        default=None,
+        validation_alias=AliasChoices("OPENSEARCH_PASSWORD", "LEGALSEARCH_OPENSEARCH_PASSWORD"),
+    )
+    opensearch_verify_certs: bool = True
+    request_timeout: float = 60.0
+
+    node_home: Path = Field(default_factory=_default_node_home)
+    cache_dir: Path = Field(default_factory=lambda: Path.home() / ".cache" / "legalsearch")
+    maven_repo: Path = Field(default_factory=lambda: Path.home() / ".m2" / "repository")
+    node_version: str = OPENSEARCH_VERSION
+    node_heap: str = "1g"
+    node_port: int = 9200
+    node_user: str = "legalsearch"
+    java_home: Path | None = Field(
+        default=None, validation_alias=AliasChoices("OPENSEARCH_JAVA_HOME", "LEGALSEARCH_JAVA_HOME")
+    )
+
+    index: str = "legalsearch"
+    log_searches: bool = True
+    log_index: str = "legalsearch-log"

@@ -1,0 +1,37 @@
+"""One small error hierarchy for the whole package.
+
+Every error says what happened and what to do next; the CLI turns them into exit code 1.
+"""
+
+
+class LegalSearchError(Exception):
+    """Base class of every error legalsearch raises on purpose."""
+
+
+class ConfigError(LegalSearchError):
+    """A setting is missing or malformed."""
+
+
+class NodeError(LegalSearchError):
+    """The local OpenSearch node could not be installed, started or reached."""
+
+
+class StoreError(LegalSearchError):
+    """OpenSearch answered with an error (wrapped at the client edge)."""
+
+
+class BulkError(StoreError):
+    """Some items of a bulk request failed; carries the failing ids."""
+
+    def __init__(self, message: str, failed_ids: list[str], errors: list[dict]):
+        super().__init__(message)
+        self.failed_ids = failed_ids
+        self.errors = errors
+
+
+class IngestError(LegalSearchError):
+    """A document could not be ingested."""
+
+
+class QueryError(LegalSearchError):
+    """A search request is malformed (bad date, unknown mode, ...)."""

@@ -1,0 +1,82 @@
+"""Evaluation harness: LegalBench-RAG metrics and loader, the project's gold set, reports and
+the runner that ties them to a retriever. Pure except for file reading / writing; nothing
+here talks to OpenSearch."""
+
+from search.evaluation.gold import (
+    GoldItem,
+    GoldSetError,
+    PassageRef,
+    load_gold,
+    normalize_section,
+    score_gold,
+)
+from search.evaluation.legalbench import (
+    BenchmarkError,
+    BenchQuery,
+    corpus_files,
+    corpus_fingerprint,
+    load_benchmark,
+    split_queries,
+)
+from search.evaluation.metrics import (
+    EvaluationError,
+    Span,
+    aggregate,
+    budget_recall,
+    char_precision,
+    char_recall,
+    drm,
+    evaluate_query,
+    first_relevant_rank,
+    hit_at,
+    reciprocal_rank,
+)
+from search.evaluation.report import gold_table_markdown, plot_metric_vs_k, table_markdown, write_results
+from search.evaluation.runner import (
+    EvalConfig,
+    GoldSearcher,
+    Retriever,
+    config_fingerprint,
+    load_config,
+    load_configs,
+    run_gold,
+    run_legalbench,
+)
+
+__all__ = [
+    "BenchQuery",
+    "BenchmarkError",
+    "EvalConfig",
+    "EvaluationError",
+    "GoldItem",
+    "GoldSearcher",
+    "GoldSetError",
+    "PassageRef",
+    "Retriever",
+    "Span",
+    "aggregate",
+    "budget_recall",
+    "char_precision",
+    "char_recall",
+    "config_fingerprint",
+    "corpus_files",
+    "corpus_fingerprint",
+    "drm",
+    "evaluate_query",
+    "first_relevant_rank",
+    "gold_table_markdown",
+    "hit_at",
+    "load_benchmark",
+    "load_config",
+    "load_configs",
+    "load_gold",
+    "normalize_section",
+    "plot_metric_vs_k",
+    "reciprocal_rank",
+    "run_gold",
+    "run_legalbench",
+    "score_gold",
+    "split_queries",
+    "table_markdown",
+    "write_results",
+]

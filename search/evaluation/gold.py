@@ -1,0 +1,261 @@
+"""The project's own gold set: JSONL questions with the passages that answer them, and the
+scoring of search hits (shaped like the CLI's ``--json`` hits) against them.
+
+One object per line::
+
+    {"id": "it-007", "query": "...", "type": "cross-reference", "language": "it",
+     "expected": [{"doc_id": "contratto-a", "section": "art. 7", "version": "2"}],
+     "expected_xrefs": [{"doc_id": "contratto-a", "section": "12"}],
+     "as_of": "2024-01-01", "groups": ["legal"],
+     "must_not": [{"doc_id": "privileged-memo"}]}
+
+A hit is correct when its doc_id matches an expected passage and, where the passage gives
+them, its section (normalised, see :func:`normalize_section`) and version match too.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date
+from pathlib import Path
+from statistics import fmean
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from search.evaluation.metrics import EvaluationError, first_relevant_rank, hit_at, reciprocal_rank
+
+QueryType = Literal["identifier", "conceptual", "date-sensitive", "cross-reference"]
+Language = Literal["en", "it"]
+DEFAULT_HIT_KS: tuple[int, ...] = (5, 10)
+
+_SECTION_PREFIX = re.compile(
+    r"^\s*(?:articolo|article|art\b\.?|section|sec\b\.?|clause|cl\.|s\.|§+)\s*", re.IGNORECASE
+)
+
+
+class GoldSetError(EvaluationError):
+    """A gold-set file is malformed (bad JSON, unknown field, duplicate id)."""
+
+
+def normalize_section(label: str | None) -> str | None:
+    """Comparable form of a section label: ``"Art. 5"``, ``"art.5"`` and ``"5"`` all give
+    ``"5"``; ``"Section 14.3"`` gives ``"14.3"``; ``"s.21A"`` gives ``"21a"``.
+
+    Strips (repeatedly) the prefixes articolo / article / art. / section / sec. / clause /
+    cl. / s. / §, then every space, a trailing dot, and case. Prefixes that name a different
+    kind of unit (schedule, annex, allegato) are kept: "Schedule 1" is not "Section 1".
+    """
+    if label is None:
+        return None
+    text = label.strip()
+    while True:
+        stripped = _SECTION_PREFIX.sub("", text, count=1)
+        if stripped == text:
+            break
+        text = stripped
+    return re.sub(r"\s+", "", text).rstrip(".").lower()
+
+
+def _version_str(value: Any) -> Any:
+    # Versions are labels; "2" in the gold file and 2 in a hit are the same version.
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+class PassageRef(BaseModel):
+    """A passage a question expects (or must never see): doc_id, optionally section / version."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    doc_id: str = Field(min_length=1)
+    section: str | None = None
+    version: str | None = None
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _coerce_version(cls, value: Any) -> Any:
+        return _version_str(value)
+
+    def matches(self, hit: Mapping[str, Any]) -> bool:
+        """True when the hit is this passage (doc_id, and section / version where given)."""
+        if hit.get("doc_id") != self.doc_id:
+            return False
+        if self.section is not None and normalize_section(_str_or_none(hit.get("section"))) != (
+            normalize_section(self.section)
+        ):
+            return False
+        return self.version is None or _str_or_none(hit.get("version")) == self.version
+
+
+class XrefRef(PassageRef):
+    """A section that should come back through cross-reference expansion."""
+
+    section: str = Field(min_length=1)
+
+
+class GoldItem(BaseModel):
+    """One gold-set question."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    id: str = Field(min_length=1)
+    query: str = Field(min_length=1)
+    type: QueryType
+    language: Language
+    expected: list[PassageRef] = []
+    expected_xrefs: list[XrefRef] = []
+    as_of: str | None = None
+    groups: list[str] = []
+    must_not: list[PassageRef] = []
+    notes: str | None = None
+
+    @field_validator("as_of")
+    @classmethod
+    def _iso_date(cls, value: str | None) -> str | None:
+        if value is not None:
+            if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+                raise ValueError(f"as_of must be YYYY-MM-DD, got {value!r}")
+            date.fromisoformat(value)
+        return value
+
+    @model_validator(mode="after")
+    def _something_to_check(self) -> GoldItem:
+        if not self.expected and not self.must_not:
+            raise ValueError("an item needs at least one 'expected' or 'must_not' passage")
+        return self
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def load_gold(path: Path) -> list[GoldItem]:
+    """Read and validate a gold-set JSONL file (blank lines are skipped).
+
+    Raises:
+        GoldSetError: naming the file and line of the first bad item or duplicate id.
+    """
+    path = Path(path)
+    items: list[GoldItem] = []
+    seen: dict[str, int] = {}
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = GoldItem.model_validate_json(line)
+        except ValidationError as e:
+            raise GoldSetError(f"{path}:{lineno}: invalid gold item: {e}") from e
+        if item.id in seen:
+            raise GoldSetError(f"{path}:{lineno}: duplicate id {item.id!r} (first on line {seen[item.id]})")
+        seen[item.id] = lineno
+        items.append(item)
+    return items
+
+
+def _ranked(hits: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    # Sort by the CLI's rank where present; the stable sort keeps list order for ties / no rank.
+    for i, hit in enumerate(hits):
+        if "doc_id" not in hit:
+            raise EvaluationError(f"hit {i} has no doc_id: {dict(hit)}")
+    return sorted(hits, key=lambda h: h.get("rank") if h.get("rank") is not None else float("inf"))
+
+
+def _is_xref(hit: Mapping[str, Any]) -> bool:
+    return str(hit.get("via") or "retrieval").startswith("xref:")
+
+
+def _summary(rows: Sequence[dict[str, Any]], hit_ks: Sequence[int]) -> dict[str, Any]:
+    scored = [r for r in rows if r["scored"]]
+    out: dict[str, Any] = {"n": len(rows), "n_scored": len(scored)}
+    for k in hit_ks:
+        out[f"hit@{k}"] = fmean(r[f"hit@{k}"] for r in scored) if scored else None
+    out["mrr"] = fmean(r["rr"] for r in scored) if scored else None
+    found = [r["first_rank"] for r in scored if r["first_rank"] is not None]
+    out["found"] = len(found)
+    out["mean_first_rank"] = fmean(found) if found else None
+    out["must_not_violations"] = sum(len(r["violations"]) for r in rows)
+    return out
+
+
+def score_gold(
+    items: Sequence[GoldItem],
+    results: Mapping[str, Sequence[Mapping[str, Any]]],
+    hit_ks: Sequence[int] = DEFAULT_HIT_KS,
+    include_xref_hits: bool = True,
+) -> dict[str, Any]:
+    """Score search hits against the gold set.
+
+    Args:
+        items: the gold questions.
+        results: item id -> hits shaped like the CLI JSON hits (``doc_id``, ``version``,
+            ``section``, ``chunk_id``, ``via``, ``rank``). An item without results scores as
+            a miss and is listed under ``missing_results``.
+        hit_ks: cut-offs for ``hit@k``.
+        include_xref_hits: whether hits added by cross-reference expansion count for
+            hit@k / MRR (they always count for xref recall and must_not).
+
+    Returns:
+        ``overall`` / ``by_type`` / ``by_language`` summaries (n, n_scored, hit@k, mrr, found,
+        mean_first_rank, must_not_violations), ``xref`` (expected, found, recall: found anywhere
+        in the hits; recall_via_expansion: found with via "xref:..."), ``must_not``
+        (violations count and each one listed), ``missing_results`` and ``per_item`` rows.
+        Ranks are 1-based positions in the rank-sorted hit list after the xref filter. Items
+        with no ``expected`` passage (must_not only) are left out of hit@k / MRR.
+    """
+    per_item: list[dict[str, Any]] = []
+    violations: list[dict[str, Any]] = []
+    xref_expected = xref_found = xref_via = 0
+    missing = [item.id for item in items if item.id not in results]
+    for item in items:
+        hits = _ranked(results.get(item.id, ()))
+        scored_hits = [h for h in hits if include_xref_hits or not _is_xref(h)]
+        positions = list(range(len(scored_hits)))
+        correct = {i for i, h in enumerate(scored_hits) if any(p.matches(h) for p in item.expected)}
+        row: dict[str, Any] = {"id": item.id, "type": item.type, "language": item.language}
+        row["scored"] = bool(item.expected)
+        for k in hit_ks:
+            row[f"hit@{k}"] = hit_at(positions, correct, k)
+        rank = first_relevant_rank(positions, correct)
+        row["first_rank"] = rank
+        row["rr"] = reciprocal_rank(positions, correct)
+        row["xrefs_found"] = [
+            f"{x.doc_id}#{x.section}" for x in item.expected_xrefs if any(x.matches(h) for h in hits)
+        ]
+        xref_expected += len(item.expected_xrefs)
+        xref_found += len(row["xrefs_found"])
+        xref_via += sum(any(x.matches(h) for h in hits if _is_xref(h)) for x in item.expected_xrefs)
+        row["violations"] = [
+            {
+                "id": item.id,
+                "rank": h.get("rank", position),
+                "chunk_id": h.get("chunk_id"),
+                "doc_id": h.get("doc_id"),
+                "version": h.get("version"),
+                "section": h.get("section"),
+                "via": h.get("via"),
+            }
+            for position, h in enumerate(hits, start=1)
+            if any(p.matches(h) for p in item.must_not)
+        ]
+        violations.extend(row["violations"])
+        per_item.append(row)
+
+    def grouped(key: Callable[[dict[str, Any]], str]) -> dict[str, dict[str, Any]]:
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for row in per_item:
+            groups.setdefault(key(row), []).append(row)
+        return {name: _summary(rows, hit_ks) for name, rows in sorted(groups.items())}
+
+    return {
+        "overall": _summary(per_item, hit_ks),
+        "by_type": grouped(lambda r: r["type"]),
+        "by_language": grouped(lambda r: r["language"]),
+        "xref": {
+            "expected": xref_expected,
+            "found": xref_found,
+            "recall": xref_found / xref_expected if xref_expected else None,
+            "recall_via_expansion": xref_via / xref_expected if xref_expected else None,
+        },
+        "must_not": {"violations": len(violations), "items": violations},
+        "missing_results": missing,
+        "per_item": per_item,
+    }

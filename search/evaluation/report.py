@@ -1,0 +1,154 @@
+"""Write evaluation results: ``results.json``, markdown tables and metric-vs-k plots.
+
+Input is the runner's structure ``{config_name: {subset: metrics, "average": metrics}}``
+(metrics as ``{"recall@16": 0.41, ...}``, fractions in [0, 1]); tables show percentages.
+Plots use matplotlib's object API with the Agg canvas, so no display and no global backend.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from search.evaluation.metrics import DEFAULT_BUDGETS, MEAN_OVER_K_METRICS, metric_ks
+
+AVERAGE = "average"
+Results = Mapping[str, Mapping[str, Mapping[str, float]]]
+
+
+def _pct(value: float | None) -> str:
+    return "–" if value is None else f"{100 * value:.2f}"
+
+
+def _subsets(results: Results) -> list[str]:
+    names: set[str] = set()
+    for per_subset in results.values():
+        names.update(name for name in per_subset if name != AVERAGE)
+    return sorted(names)
+
+
+def _row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def table_markdown(
+    results: Results,
+    subsets: Sequence[str] | None = None,
+    budgets: Sequence[int] = DEFAULT_BUDGETS,
+) -> str:
+    """One row per configuration: P / R / DRM mean over k, recall at each character budget
+    (all from ``average``) and recall@mean per subset. Values in %."""
+    subsets = list(subsets) if subsets is not None else _subsets(results)
+    header = ["config", "P@mean", "R@mean", "DRM@mean"]
+    header += [f"R@{b} chars" for b in budgets]
+    header += [f"R@mean {s}" for s in subsets]
+    lines = [_row(header), _row(["---"] + ["---:"] * (len(header) - 1))]
+    for name, per_subset in results.items():
+        avg = per_subset.get(AVERAGE, {})
+        cells = [name]
+        cells += [_pct(avg.get(f"{m}@mean")) for m in MEAN_OVER_K_METRICS]
+        cells += [_pct(avg.get(f"recall@budget{b}")) for b in budgets]
+        cells += [_pct(per_subset.get(s, {}).get("recall@mean")) for s in subsets]
+        lines.append(_row(cells))
+    return "\n".join(lines) + "\n"
+
+
+def table_by_k_markdown(results: Results, metric: str, scope: str = AVERAGE) -> str:
+    """One row per configuration, one column per k, for ``metric`` in ``scope``. Values in %."""
+    ks = sorted({k for per in results.values() for k in metric_ks(per.get(scope, {}), metric)})
+    lines = [_row([f"{metric} ({scope})"] + [f"@{k}" for k in ks]), _row(["---"] + ["---:"] * len(ks))]
+    for name, per_subset in results.items():
+        values = per_subset.get(scope, {})
+        lines.append(_row([name] + [_pct(values.get(f"{metric}@{k}")) for k in ks]))
+    return "\n".join(lines) + "\n"
+
+
+def plot_metric_vs_k(results: Results, metric: str, path: Path, scope: str = AVERAGE) -> Path:
+    """PNG of ``metric@k`` against k (log2 axis), one line per configuration."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 4.5))
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    all_ks: set[int] = set()
+    for name, per_subset in results.items():
+        values = per_subset.get(scope, {})
+        ks = metric_ks(values, metric)
+        if ks:
+            all_ks.update(ks)
+            ax.plot(ks, [100 * values[f"{metric}@{k}"] for k in ks], marker="o", label=name)
+    ax.set_xscale("log", base=2)
+    if all_ks:
+        ax.set_xticks(sorted(all_ks), [str(k) for k in sorted(all_ks)])
+    ax.set_xlabel("k (retrieved chunks)")
+    ax.set_ylabel(f"{metric} (%)")
+    ax.set_title(f"{metric} vs k ({scope})")
+    ax.grid(True, alpha=0.3)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize="small")
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=120)
+    return path
+
+
+def write_results(
+    results: Results,
+    out_dir: Path,
+    per_query: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
+) -> dict[str, Path]:
+    """Write ``results.json``, ``results.md`` (summary table plus per-k tables) and
+    ``{recall,precision,drm}_vs_k.png`` into ``out_dir``; with ``per_query`` (config name ->
+    runner rows) also ``per_query/<config>.jsonl``. Returns the written paths by name."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    written["json"] = out_dir / "results.json"
+    written["json"].write_text(json.dumps(results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    sections = [
+        "# LegalBench-RAG results\n",
+        "Values in %; averages weight each subset equally.\n",
+        table_markdown(results),
+    ]
+    for metric in MEAN_OVER_K_METRICS:
+        sections.append(table_by_k_markdown(results, metric))
+    written["markdown"] = out_dir / "results.md"
+    written["markdown"].write_text("\n".join(sections), encoding="utf-8")
+    for metric in ("recall", "precision", "drm"):
+        written[f"{metric}_plot"] = plot_metric_vs_k(results, metric, out_dir / f"{metric}_vs_k.png")
+    for name, rows in (per_query or {}).items():
+        path = out_dir / "per_query" / f"{name}.jsonl"
+        written[f"per_query:{name}"] = write_jsonl(rows, path)
+    return written
+
+
+def write_jsonl(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:
+    """One JSON object per line (parent folders created)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as f:
+        for row in rows:
+            f.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return path
+
+
+def gold_table_markdown(gold_results: Mapping[str, Mapping[str, Any]]) -> str:
+    """One row per configuration from :func:`score_gold` outputs: hit@5, hit@10, MRR (%),
+    hit@10 per query type, xref recall and must_not violations."""
+    types = sorted({t for scores in gold_results.values() for t in scores.get("by_type", {})})
+    header = ["config", "n", "hit@5", "hit@10", "MRR"] + [f"hit@10 {t}" for t in types]
+    header += ["xref recall", "must_not violations"]
+    lines = [_row(header), _row(["---"] + ["---:"] * (len(header) - 1))]
+    for name, scores in gold_results.items():
+        overall = scores.get("overall", {})
+        by_type = scores.get("by_type", {})
+        cells = [name, str(overall.get("n", 0))]
+        cells += [_pct(overall.get(m)) for m in ("hit@5", "hit@10", "mrr")]
+        cells += [_pct(by_type.get(t, {}).get("hit@10")) for t in types]
+        cells.append(_pct(scores.get("xref", {}).get("recall")))
+        cells.append(str(scores.get("must_not", {}).get("violations", 0)))
+        lines.append(_row(cells))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,84 @@
+"""Search pipelines that fuse the sub-queries of a `hybrid` query (request bodies + install).
+
+Names carry a version so a changed definition never silently alters a running deployment:
+- `legalsearch-rrf-v1-k<rank_constant>`: score-ranker-processor, reciprocal rank fusion
+  (default; RRF needs no score calibration between BM25 and cosine).
+- `legalsearch-norm-v1-<technique>-<w_bm25>-<w_knn>`: normalization-processor, min_max or l2,
+  arithmetic mean with one weight per sub-query (weights sum to 1).
+"""
+
+from __future__ import annotations
+
+from search.errors import QueryError
+
+DEFAULT_RANK_CONSTANT = 60
+
+
+def rrf_pipeline_name(rank_constant: int = DEFAULT_RANK_CONSTANT) -> str:
+    return f"legalsearch-rrf-v1-k{rank_constant}"
+
+
+def rrf_pipeline_body(rank_constant: int = DEFAULT_RANK_CONSTANT) -> dict:
+    if rank_constant < 1:
+        raise QueryError(f"rank_constant must be >= 1, got {rank_constant}")
+    return {
+        "description": f"legalsearch: reciprocal rank fusion of BM25 and k-NN (rank_constant {rank_constant})",
+        "phase_results_processors": [
+            {
+                "score-ranker-processor": {
+                    # rank_constant must sit inside `parameters` (outside it is silently ignored).
+                    "combination": {"technique": "rrf", "parameters": {"rank_constant": rank_constant}}
+                }
+            }
+        ],
+    }
+
+
+def normalization_pipeline_name(technique: str = "min_max", weights: tuple[float, float] = (0.5, 0.5)) -> str:
+    w = "-".join(f"{x:.2f}".replace(".", "") for x in weights)
+    return f"legalsearch-norm-v1-{technique.replace('_', '')}-{w}"
+
+
+def normalization_pipeline_body(technique: str = "min_max", weights: tuple[float, float] = (0.5, 0.5)) -> dict:
+    if technique not in ("min_max", "l2"):
+        raise QueryError(f"normalization technique must be min_max or l2, got {technique!r}")
+    if len(weights) != 2 or abs(sum(weights) - 1.0) > 1e-6 or min(weights) < 0:
+        raise QueryError(f"weights must be two non-negative numbers summing to 1 (BM25, k-NN), got {weights}")
+    return {
+        "description": f"legalsearch: {technique} normalization, arithmetic mean, weights {list(weights)}",
+        "phase_results_processors": [
+            {
+                "normalization-processor": {
+                    "normalization": {"technique": technique},
+                    "combination": {"technique": "arithmetic_mean", "parameters": {"weights": list(weights)}},
+                }
+            }
+        ],
+    }
+
+
+def default_pipelines() -> dict[str, dict]:
+    """The pipelines `legalsearch pipelines install` puts on the node."""
+    return {
+        rrf_pipeline_name(): rrf_pipeline_body(),
+        normalization_pipeline_name("min_max", (0.5, 0.5)): normalization_pipeline_body("min_max", (0.5, 0.5)),
+        normalization_pipeline_name("l2", (0.5, 0.5)): normalization_pipeline_body("l2", (0.5, 0.5)),
+    }
+
+
+def install_pipelines(store, pipelines: dict[str, dict] | None = None) -> list[str]:
+    """Create or update the pipelines (idempotent: PUT replaces the same definition)."""
+    pipelines = pipelines or default_pipelines()
+    for name, body in pipelines.items():
+        store.put_search_pipeline(name, body)
+    return list(pipelines)
+
+
+def ensure_pipeline(store, name: str, body: dict, _known: set[str] = set()) -> None:  # noqa: B006
+    """Install `name` once per process (a search must never run without its pipeline)."""
+    key = f"{store.url}|{name}"
+    if key in _known:
+        return
+    if not store.get_search_pipelines(name):
+        store.put_search_pipeline(name, body)
+    _known.add(key)

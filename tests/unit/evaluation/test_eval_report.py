@@ -1,0 +1,76 @@
+"""Results files, markdown tables and plots."""
+
+import json
+
+from search.evaluation.report import gold_table_markdown, table_by_k_markdown, table_markdown, write_results
+
+
+def _metrics(scale: float) -> dict[str, float]:
+    m = {}
+    for k in (1, 2, 4):
+        m[f"precision@{k}"] = 0.1 * scale
+        m[f"recall@{k}"] = 0.1 * k * scale
+        m[f"drm@{k}"] = 0.05 * scale
+    m.update(
+        {
+            "precision@mean": 0.1 * scale,
+            "recall@mean": 0.1 * (1 + 2 + 4) / 3 * scale,
+            "drm@mean": 0.05 * scale,
+        }
+    )
+    m.update({"recall@budget2000": 0.2, "recall@budget4000": 0.3, "recall@budget8000": 0.4})
+    return m
+
+
+RESULTS = {
+    "standard-rag": {"cuad": _metrics(1.0), "maud": _metrics(0.5), "average": _metrics(0.75)},
+    "sac-dense": {"cuad": _metrics(2.0), "maud": _metrics(1.0), "average": _metrics(1.5)},
+}
+
+
+def test_table_markdown():
+    table = table_markdown(RESULTS)
+    lines = table.splitlines()
+    assert lines[0] == (
+        "| config | P@mean | R@mean | DRM@mean | R@2000 chars | R@4000 chars | R@8000 chars "
+        "| R@mean cuad | R@mean maud |"
+    )
+    assert len(lines) == 2 + 2
+    # standard-rag: P@mean 0.1 * 0.75 = 7.50 %, R@mean cuad 0.1 * 7/3 * 1.0 = 23.33 %
+    assert lines[2].startswith("| standard-rag | 7.50 | ")
+    assert lines[2].endswith("| 23.33 | 11.67 |")
+
+
+def test_table_by_k_markdown():
+    table = table_by_k_markdown(RESULTS, "recall")
+    assert table.splitlines()[0] == "| recall (average) | @1 | @2 | @4 |"
+    # sac-dense recall@4 = 0.1 * 4 * 1.5 = 60 %
+    assert table.splitlines()[3] == "| sac-dense | 15.00 | 30.00 | 60.00 |"
+
+
+def test_write_results(tmp_path):
+    rows = {"sac-dense": [{"query_id": "cuad-0000", "metrics": {"recall@1": 1.0}}]}
+    written = write_results(RESULTS, tmp_path / "out", per_query=rows)
+    assert json.loads(written["json"].read_text()) == RESULTS
+    assert "| sac-dense |" in written["markdown"].read_text()
+    for metric in ("recall", "precision", "drm"):
+        png = tmp_path / "out" / f"{metric}_vs_k.png"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    per_query = (tmp_path / "out" / "per_query" / "sac-dense.jsonl").read_text().splitlines()
+    assert json.loads(per_query[0])["query_id"] == "cuad-0000"
+
+
+def test_gold_table_markdown():
+    scores = {
+        "overall": {"n": 3, "hit@5": 2 / 3, "hit@10": 1.0, "mrr": (1 + 1 / 3 + 1 / 7) / 3},
+        "by_type": {"identifier": {"hit@10": 1.0}, "conceptual": {"hit@10": 0.5}},
+        "xref": {"recall": None},
+        "must_not": {"violations": 1},
+    }
+    table = gold_table_markdown({"hybrid": scores})
+    header, _, row = table.splitlines()
+    assert header == (
+        "| config | n | hit@5 | hit@10 | MRR | hit@10 conceptual | hit@10 identifier "
+        "| xref recall | must_not violations |"
+    )
+    assert row == "| hybrid | 3 | 66.67 | 100.00 | 49.21 | 50.00 | 100.00 | – | 1 |"
