@@ -1,0 +1,204 @@
+"""Records passed between the document stages.
+
+`DocumentMeta` is the ingest boundary (sidecars, manifests, the CLI), so it is a strict
+pydantic model. The records produced by parsing (`PageSpan`, `StructureNode`, `CrossRef`,
+`Chunk`, `ParsedDocument`) are frozen slotted dataclasses: plain typed values, cheap to
+build by the thousand, never mutated (stages return new values with
+`dataclasses.replace`). `to_jsonable` turns any of them into JSON-ready dicts.
+
+Offsets are always Python character offsets into `ParsedDocument.text`, end exclusive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+
+DOC_TYPES = ("contract", "nda", "statute", "privacy_policy", "internal_note", "other")
+LANGUAGES = ("en", "it")
+NODE_KINDS = (
+    "document", "part", "chapter", "article", "section", "clause", "paragraph", "comma",
+    "schedule", "recitals", "definitions", "preamble", "signature",
+)
+REF_KINDS = ("section", "clause", "article", "schedule", "annex", "paragraph", "comma", "part")
+
+
+class DocumentMeta(BaseModel):
+    """Document-level metadata, copied onto every chunk at indexing time.
+
+    A document with an empty `acl` and `public=False` is readable by nobody: public
+    access must be stated explicitly.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    doc_id: str
+    title: str
+    doc_type: str = "other"
+    language: Literal["en", "it"] = "en"
+    jurisdiction: str | None = None
+    version: str = "1"
+    valid_from: date | None = None
+    valid_to: date | None = None
+    parties: list[str] = []
+    signed_at: date | None = None
+    acl: list[str] = []
+    public: bool = False
+    tags: list[str] = []
+    inferred: list[str] = []
+
+    @field_validator("valid_from", "valid_to", "signed_at", mode="before")
+    @classmethod
+    def _iso_date(cls, value: Any) -> Any:
+        # Only ISO dates ("2019-01-01"): pydantic's lax mode would also take unix
+        # timestamps and "2019-01-01T10:00", which in a sidecar are always mistakes.
+        if value is None or isinstance(value, date):
+            return value
+        if not isinstance(value, str):
+            raise ValueError(f"expected an ISO date string YYYY-MM-DD, got {value!r}")
+        try:
+            return date.fromisoformat(value.strip())
+        except ValueError:
+            raise ValueError(f"malformed date {value!r}; write it as YYYY-MM-DD") from None
+
+    @field_validator("doc_type")
+    @classmethod
+    def _known_doc_type(cls, value: str) -> str:
+        if value not in DOC_TYPES:
+            raise ValueError(f"unknown doc_type {value!r}; use one of {', '.join(DOC_TYPES)}")
+        return value
+
+    @field_validator("doc_id", "title", "version")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be empty")
+        return value
+
+    @model_validator(mode="after")
+    def _valid_range(self) -> DocumentMeta:
+        if self.valid_from and self.valid_to and self.valid_to < self.valid_from:
+            raise ValueError(
+                f"valid_to {self.valid_to} is before valid_from {self.valid_from}"
+            )
+        return self
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PageSpan:
+    """Characters of the extracted text that come from one page (1-based)."""
+
+    page: int
+    char_start: int
+    char_end: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StructureNode:
+    """One structural unit; `text[char_start:char_end]` is the unit with its sub-units."""
+
+    kind: str
+    label: str | None
+    title: str | None
+    heading: str | None
+    char_start: int
+    char_end: int
+    children: list[StructureNode] = dataclasses.field(default_factory=list)
+
+    def walk(self):
+        """Yield this node and all descendants, depth first, in document order."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class CrossRef:
+    """A reference written in the text ("clause 14.3", "art. 7", "artt. 1341 e 1342 c.c.").
+
+    `target` is normalized: the unit label, with a sub-unit in parentheses
+    ("14.3", "21A", "4(3)" for section 4 subsection 3, "5(2)" for art. 5 comma 2,
+    "B" for Allegato B). `kind="comma"` / `kind="paragraph"` with a bare target
+    ("2") are relative to the unit the reference sits in.
+    """
+
+    raw: str
+    kind: str
+    target: str
+    external: bool
+    code: str | None
+    char_start: int
+    char_end: int
+    resolved_section: str | None = None
+    resolved_chunk_ids: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Definition:
+    """A defined term and where its definition is (offsets of the quoted term)."""
+
+    term: str
+    char_start: int
+    char_end: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Chunk:
+    """One retrieval unit: `text == document_text[char_start:char_end]`, exactly."""
+
+    chunk_id: str
+    position: int
+    doc_id: str
+    version: str
+    heading_path: list[str]
+    section: str | None
+    section_title: str | None
+    char_start: int
+    char_end: int
+    text: str
+    page: int | None
+    xrefs: list[CrossRef] = dataclasses.field(default_factory=list)
+    defined_terms: list[str] = dataclasses.field(default_factory=list)
+    uses_terms: list[str] = dataclasses.field(default_factory=list)
+    definition_chunk_ids: list[str] = dataclasses.field(default_factory=list)
+    clause_labels: list[str] = dataclasses.field(default_factory=list)
+    heading: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    """A loaded document: extracted text, its structure and where it came from."""
+
+    meta: DocumentMeta
+    text: str
+    origin: Literal["digital", "ocr"]
+    source_path: str
+    doc_sha256: str
+    pages: list[PageSpan]
+    tree: StructureNode
+    flags: list[str] = dataclasses.field(default_factory=list)
+
+
+def make_chunk_id(doc_id: str, version: str, position: int) -> str:
+    """Stable chunk id: the same document version always yields the same ids."""
+    return f"{doc_id}:{version}:{position:04d}"
+
+
+def to_jsonable(value: Any) -> Any:
+    """Convert records (dataclasses, pydantic models, dates) into JSON-ready values."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: to_jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, date):
+        return value.isoformat()
+    return value

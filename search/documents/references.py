@@ -1,0 +1,313 @@
+"""Cross-references: "subject to clause 14.3", "section 21(1) or (4)", "Schedule 2",
+"salvo quanto previsto all'art. 7", "artt. 1341 e 1342 c.c.", "Allegato B".
+
+Extraction is pure text (one regex per language); resolution maps internal references to
+the target node of the structure tree and then to the chunk ids that cover it.
+
+Target normalization (what `CrossRef.target` holds):
+- a unit label as the document writes it: "14.3", "21A", "7", "1-bis";
+- a sub-unit in parentheses after it: "21(4)" (section 21 subsection 4), "16.1(c)",
+  "3(2)" (art. 3 comma 2), "2(3)" for "paragraph 3 of Schedule 2";
+- relative references ("subsection (2)", "comma 1", "paragraph (b)") have kind
+  "paragraph" / "comma" and a bare target ("2", "1", "b"); they resolve inside the unit
+  the reference sits in.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import re
+
+from search.documents.models import CrossRef, StructureNode
+
+_LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies"
+_SUB = r"(?:\s?\((?:[a-z]{1,4}|[A-Z]{1,2}|\d{1,3}[A-Z]?)\))"
+_EN_LABEL = rf"(?:\d{{1,3}}(?:\.\d{{1,3}}){{0,4}}(?!\d)[A-Z]{{0,2}}(?![a-z]){_SUB}*|{_SUB}+|[A-Z]{{1,2}}\b|[IVX]{{1,5}}\b)"
+_EN_RE = re.compile(
+    r"(?<![\w.])(?P<kw>(?i:sub-?clauses?|sub-?sections?|clauses?|sections?|articles?|paragraphs?|schedules?"
+    r"|annex(?:es)?|exhibits?|appendix|appendices|parts?)|ss?\.|§§?)"
+    rf"[ \t]*(?P<labels>{_EN_LABEL}(?:(?:\s*,\s*|\s+(?:and|or|to|and/or)\s+|\s*[-–]\s*){_EN_LABEL})*)"
+)
+_EN_OWNER = re.compile(
+    r"\s*(?:of|under|to)\s+(?P<owner>(?:this|these|that)\s+[A-Z]?\w+|(?:the\s+)?[A-Z][\w’'&\-]*"
+    r"(?:\s+(?:[A-Z][\w’'&\-]*|of|and|for|on|\d{4}|\(\w+\)))*)"
+)
+_EN_NESTED = re.compile(r"\s*(?:of|to|in)\s+(?:the\s+)?(?P<kw>(?i:schedule|annex|exhibit|appendix|part))\s+(?P<label>[A-Z0-9]{1,4})\b")
+_IT_LABEL = rf"(?:\d{{1,4}}(?:[- ]?(?:{_LATIN})\b)?(?:\.\d{{1,3}})?|[A-Z]\b)"
+_IT_RE = re.compile(
+    r"(?<![\w])(?P<kw>(?i:artt?\.|articol[oi]|comm[ai]|allegat[oi]|paragraf[oi]))"
+    rf"[ \t]*(?P<labels>{_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?(?:\s*,\s*comma\s*\d+(?:-?(?:{_LATIN}))?)?"
+    rf"(?:(?:\s*,\s*|\s+(?:e|ed|o)\s+|\s*[-–]\s*){_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?)*)"
+    r"(?P<seguenti>\s+e\s+(?:seguenti|ss\.))?"
+)
+_IT_CODES = [
+    (re.compile(r"\s*,?\s*(?:del\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|[Cc]odice [Cc]ivile)"), "c.c."),
+    (re.compile(r"\s*,?\s*(?:del\s+)?(?:c\.p\.c\.|[Cc]odice di [Pp]rocedura [Cc]ivile)"), "c.p.c."),
+    (re.compile(r"\s*,?\s*(?:del\s+)?(?:c\.p\.|[Cc]odice [Pp]enale)"), "c.p."),
+    (re.compile(r"\s*,?\s*(?:del(?:la)?\s+)?[Cc]ostituzione"), "Cost."),
+    (re.compile(r"\s*,?\s*(?:del\s+)?(?:[Dd]\.\s?[Ll]gs\.?|[Dd]ecreto [Ll]egislativo)\s*(?:n\.\s*)?(\d+)/(\d{4})"), "d.lgs."),
+    (re.compile(r"\s*,?\s*(?:della\s+)?(?:[Ll]\.|[Ll]egge)\s*(?:n\.\s*)?(\d+)/(\d{4})"), "l."),
+    (re.compile(r"\s*,?\s*(?:del\s+)?(?:Regolamento\s*\(UE\)\s*(?:n\.\s*)?(\d{4})/(\d+)|GDPR)"), "GDPR"),
+]
+_EN_KINDS = (
+    ("sub-clause", "clause"), ("subclause", "clause"), ("subsection", "paragraph"), ("sub-section", "paragraph"),
+    ("clause", "clause"), ("section", "section"), ("s.", "section"), ("ss.", "section"), ("§", "section"),
+    ("article", "article"), ("paragraph", "paragraph"), ("schedule", "schedule"), ("annex", "annex"),
+    ("exhibit", "annex"), ("append", "annex"), ("part", "part"),
+)
+_IT_KINDS = {"art": "article", "artt": "article", "articol": "article", "comm": "comma", "allegat": "annex",
+             "paragraf": "paragraph", "lett": "paragraph"}
+_LABEL_SPLIT = re.compile(r"\s*,\s*|\s+(?:and|or|to|and/or|e|ed|o)\s+|\s*[-–]\s*(?!(?:" + _LATIN + r")\b)")
+_GENERIC_OWNERS = frozenset({"agreement", "contract", "parties", "party", "deed", "company"})
+_UNIT_KINDS = frozenset({"article", "section", "clause", "definitions"})
+
+
+def extract_references(text: str, language: str = "en", tree: StructureNode | None = None) -> list[CrossRef]:
+    """Find cross-references written in `text`.
+
+    Args:
+        text: the document text.
+        language: "en" or "it".
+        tree: when given, matches that start a heading ("Section 6.2 Operation ...",
+            "Art. 5 – Durata") are not references and are skipped.
+
+    Returns:
+        One `CrossRef` per referenced label, in text order (a list "artt. 5, 7 e 12"
+        gives three, all with the raw text of the whole list).
+    """
+    heading_starts = {n.char_start for n in tree.walk()} if tree is not None else set()
+    refs = _extract_it(text, heading_starts) if language == "it" else _extract_en(text, heading_starts)
+    refs.sort(key=lambda r: (r.char_start, r.char_end))
+    return refs
+
+
+def _extract_en(text: str, heading_starts: set[int]) -> list[CrossRef]:
+    refs: list[CrossRef] = []
+    consumed = 0
+    for match in _EN_RE.finditer(text):
+        if match.start() in heading_starts or match.start() < consumed:
+            continue
+        kind = _en_kind(match.group("kw").lower())
+        labels = _split_labels(match.group("labels"))
+        if not labels:
+            continue
+        end = match.end()
+        external, code, nested = False, None, None
+        nested_match = _EN_NESTED.match(text, end)
+        owner = None if nested_match else _EN_OWNER.match(text, end)
+        if nested_match:
+            nested = (_en_kind(nested_match.group("kw").lower()), nested_match.group("label"))
+            end = nested_match.end()
+        elif owner:
+            name = owner.group("owner").strip()
+            low = name.lower()
+            if low.startswith(("this ", "these ", "that ")):
+                end = owner.end()
+            elif name[:1].isupper() or low.startswith("the "):
+                name = re.sub(r"^the\s+", "", name)
+                if name and name[0].isupper() and name.lower() not in _GENERIC_OWNERS:
+                    external, code, end = True, name, owner.end()
+        raw = text[match.start():end]
+        consumed = end
+        for label in labels:
+            if nested and not external:
+                refs.append(CrossRef(raw, nested[0], f"{nested[1]}({label.strip('()')})", False, None,
+                                     match.start(), end))
+            elif kind == "paragraph" and label.startswith("("):
+                refs.append(CrossRef(raw, "paragraph", label.strip("()"), external, code, match.start(), end))
+            else:
+                refs.append(CrossRef(raw, kind, label, external, code, match.start(), end))
+    return refs
+
+
+def _extract_it(text: str, heading_starts: set[int]) -> list[CrossRef]:
+    refs: list[CrossRef] = []
+    for match in _IT_RE.finditer(text):
+        if match.start() in heading_starts:
+            continue
+        stem = re.match(r"[a-z]+", match.group("kw").lower()).group(0)
+        stem = "articol" if stem.startswith("articol") else "comm" if stem.startswith("comm") else \
+            "allegat" if stem.startswith("allegat") else "paragraf" if stem.startswith("paragraf") else stem
+        kind = _IT_KINDS.get(stem, "article")
+        body = re.sub(r"\s*\([^()\n]{1,60}\)", "", match.group("labels"))
+        comma = re.search(rf",\s*comma\s*(\d+(?:-?(?:{_LATIN}))?)", body)
+        body = body[:comma.start()] if comma else body
+        labels = [_normalize_it(lbl) for lbl in _LABEL_SPLIT.split(body) if lbl.strip()]
+        end = match.end()
+        external, code = False, None
+        for pattern, name in _IT_CODES:
+            found = pattern.match(text, end)
+            if found:
+                external, end = True, found.end()
+                code = f"{name} {found.group(1)}/{found.group(2)}" if name in ("d.lgs.", "l.") else \
+                    ("Regolamento (UE) " + f"{found.group(1)}/{found.group(2)}" if name == "GDPR" and found.group(1)
+                     else name)
+                break
+        raw = text[match.start():end]
+        for label in labels:
+            target = f"{label}({comma.group(1)})" if comma and kind == "article" else label
+            refs.append(CrossRef(raw, kind, target, external, code, match.start(), end))
+    return refs
+
+
+def _en_kind(word: str) -> str:
+    return next((kind for prefix, kind in _EN_KINDS if word.startswith(prefix)), "section")
+
+
+def _split_labels(body: str) -> list[str]:
+    labels: list[str] = []
+    main = ""
+    for part in _LABEL_SPLIT.split(body):
+        part = re.sub(r"\s+", "", part)
+        if not part:
+            continue
+        if part.startswith("(") and main:
+            labels.append(main + part)
+            continue
+        labels.append(part)
+        main = re.match(r"[^(]*", part).group(0)
+    return labels
+
+
+def _normalize_it(label: str) -> str:
+    label = label.strip()
+    found = re.match(rf"^(\d+)[- ]?({_LATIN})$", label)
+    return f"{found.group(1)}-{found.group(2)}" if found else label
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Target:
+    node: StructureNode
+    section: str
+
+
+class ReferenceIndex:
+    """Label lookups over one structure tree (the largest node wins a duplicate label,
+    so a table-of-contents entry never shadows the real section)."""
+
+    def __init__(self, tree: StructureNode):
+        self.tree = tree
+        self.units: dict[str, StructureNode] = {}
+        self.schedules: dict[str, StructureNode] = {}
+        self.parts: dict[str, StructureNode] = {}
+        self._spans: list[tuple[int, int, StructureNode]] = []
+        for node in tree.walk():
+            if node.label is None:
+                continue
+            book = (self.units if node.kind in _UNIT_KINDS else self.schedules if node.kind == "schedule"
+                    else self.parts if node.kind in ("part", "chapter") else None)
+            if book is None:
+                continue
+            key = node.label.lower().rstrip(".")
+            old = book.get(key)
+            if old is None or (node.char_end - node.char_start) > (old.char_end - old.char_start):
+                book[key] = node
+
+    def find(self, ref: CrossRef) -> _Target | None:
+        """The node a reference points to, or None (external, or no such label)."""
+        if ref.external:
+            return None
+        if ref.kind in ("comma", "paragraph") and "(" not in ref.target:
+            return self._relative(ref)
+        main, subs = _split_target(ref.target)
+        book = self.schedules if ref.kind in ("schedule", "annex") else \
+            self.parts if ref.kind == "part" else self.units
+        node = book.get(main.lower())
+        if node is None:
+            return None
+        section = node.label or main
+        for sub in subs:
+            child = _child_labelled(node, sub)
+            if child is None:
+                break
+            node = child
+        return _Target(node, section)
+
+    def _relative(self, ref: CrossRef) -> _Target | None:
+        chain = _containing(self.tree, ref.char_start)[1:]  # never the document root
+        for holder in reversed(chain):
+            child = _child_labelled(holder, ref.target)
+            if child is not None:
+                unit = next((n for n in reversed(chain) if n.kind in _UNIT_KINDS | {"schedule"} and n.label), holder)
+                return _Target(child, unit.label or "")
+        return None
+
+
+def resolve_references(
+    refs: list[CrossRef], tree: StructureNode, chunk_spans: list[tuple[int, int, str]]
+) -> list[CrossRef]:
+    """Return copies of `refs` with `resolved_section` and `resolved_chunk_ids` filled in.
+
+    Args:
+        refs: references from `extract_references`.
+        tree: the document's structure tree.
+        chunk_spans: (char_start, char_end, chunk_id) of the document's chunks, in order.
+    """
+    index = ReferenceIndex(tree)
+    starts = [s for s, _, _ in chunk_spans]
+    resolved = []
+    for ref in refs:
+        target = index.find(ref)
+        if target is None:
+            resolved.append(ref)
+            continue
+        ids = _overlapping(chunk_spans, starts, target.node.char_start, target.node.char_end)
+        resolved.append(dataclasses.replace(ref, resolved_section=target.section, resolved_chunk_ids=ids))
+    return resolved
+
+
+def _overlapping(spans: list[tuple[int, int, str]], starts: list[int], start: int, end: int) -> list[str]:
+    i = max(0, bisect.bisect_right(starts, start) - 1)
+    ids = []
+    while i < len(spans) and spans[i][0] < end:
+        if spans[i][1] > start:
+            ids.append(spans[i][2])
+        i += 1
+    return ids
+
+
+def _split_target(target: str) -> tuple[str, list[str]]:
+    main = re.match(r"[^(]*", target).group(0)
+    return main, re.findall(r"\(([^()]+)\)", target[len(main):])
+
+
+def _child_labelled(node: StructureNode, label: str) -> StructureNode | None:
+    want = label.strip("().").lower()
+    for child in node.children:
+        if child.label is not None and child.label.strip("().").lower() == want:
+            return child
+    return None
+
+
+def _containing(tree: StructureNode, pos: int) -> list[StructureNode]:
+    chain = []
+    node = tree
+    while True:
+        chain.append(node)
+        nxt = next((c for c in node.children if c.char_start <= pos < c.char_end), None)
+        if nxt is None:
+            return chain
+        node = nxt
+
+
+def unresolved_refs(doc, chunks) -> list[CrossRef]:
+    """Internal references of a document's chunks that point to no known section.
+
+    Args:
+        doc: the `ParsedDocument` the chunks belong to (kept for symmetry with
+            `double_signature(doc, chunks)`; the references travel on the chunks).
+        chunks: its chunks from `chunk_document`.
+
+    Returns:
+        The internal `CrossRef`s with no `resolved_section`, once per (kind, target, offset).
+    """
+    seen: set[tuple[str, str, int]] = set()
+    missing = []
+    for chunk in chunks:
+        for ref in chunk.xrefs:
+            key = (ref.kind, ref.target, ref.char_start)
+            if not ref.external and ref.resolved_section is None and key not in seen:
+                seen.add(key)
+                missing.append(ref)
+    return missing
