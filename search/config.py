@@ -55,4 +55,5 @@ class Settings(BaseSettings):
 
     index: str = "legalsearch"
     log_searches: bool = True
+    rerank_model: str | None = None
     log_index: str = "legalsearch-log"

@@ -225,7 +225,7 @@ class Store:
         result = self._call("fetch documents", self.client.mget, index=index, body={"ids": ids})
         return [d["_source"] | {"_id": d["_id"]} for d in result["docs"] if d.get("found")]
 
-    def index_document(self, index: str, doc_id: str, body: dict, refresh: bool | str = False) -> None:
+    def index_document(self, index: str, doc_id: str | None, body: dict, refresh: bool | str = False) -> None:
         self._call(f"index a document into {index}", self.client.index, index=index, id=doc_id, body=body, refresh=refresh)
 
     def delete_by_query(self, index: str, query: dict, refresh: bool = True) -> int:
@@ -238,8 +238,7 @@ class Store:
     def scan(self, index: str, query: dict, source: list[str] | bool = True) -> Iterator[dict]:
         body = {"query": query, "_source": source}
         try:
-            for hit in helpers.scan(self.client, index=index, query=body, preserve_order=False):
-                yield hit
+            yield from helpers.scan(self.client, index=index, query=body, preserve_order=False)
         except NotFoundError:
             return
         except OpenSearchException as e:

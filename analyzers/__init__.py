@@ -1,0 +1,1 @@
+"""Analysis settings as JSON data (legal EN / IT analyzers, identifiers)."""

@@ -1,0 +1,1 @@
+"""Index mappings as JSON data (versioned), read with importlib.resources."""

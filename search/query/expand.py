@@ -1,0 +1,76 @@
+"""Two-step retrieval: fetch what the hits point to (cross-references, definitions), under the
+same filters as the search (ACL and validity included), and place it right after the hit that
+cites it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from search.query.builder import Filters, ids_query
+
+
+@dataclass
+class Expansion:
+    ordered: list[tuple[dict, str]]  # (source, via) in output order
+    unfollowed: list[dict] = field(default_factory=list)
+
+
+def plan(hits: list[dict], definitions: bool) -> dict[str, list[str]]:
+    """For each hit (by chunk id), the chunk ids to fetch after it, first citation wins."""
+    present = {h["chunk_id"] for h in hits}
+    wanted: dict[str, list[str]] = {}
+    claimed: set[str] = set()
+    for h in hits:
+        targets = list(h.get("xref_chunk_ids") or [])
+        if definitions:
+            targets += list(h.get("definition_chunk_ids") or [])
+        mine = []
+        for cid in targets:
+            if cid in present or cid in claimed or cid == h["chunk_id"]:
+                continue
+            claimed.add(cid)
+            mine.append(cid)
+        wanted[h["chunk_id"]] = mine
+    return wanted
+
+
+def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[str]]) -> list[dict]:
+    """References of the hits that were not followed, and why (external, unresolved, filtered)."""
+    out = []
+    present = {h["chunk_id"] for h in hits} | fetched
+    for h in hits:
+        for x in h.get("xrefs") or []:
+            reason = None
+            if x.get("external"):
+                reason = "external"
+            elif not x.get("resolved_chunk_ids"):
+                reason = "unresolved"
+            elif not any(cid in present for cid in x["resolved_chunk_ids"]):
+                reason = "not available under the caller's filters (access or validity date)"
+            if reason:
+                out.append({"chunk_id": h["chunk_id"], "ref": x.get("raw"), "target": x.get("target"),
+                            "reason": reason})
+    return out
+
+
+def expand(store, index: str, hits: list[dict], filters: Filters, *, xrefs: bool = True,
+           definitions: bool = False) -> Expansion:
+    if not xrefs and not definitions:
+        return Expansion([(h, "retrieval") for h in hits])
+    wanted = plan(hits, definitions) if xrefs else {
+        h["chunk_id"]: [c for c in (h.get("definition_chunk_ids") or [])] for h in hits
+    }
+    ids = sorted({cid for cids in wanted.values() for cid in cids})
+    fetched: dict[str, dict] = {}
+    if ids:
+        result = store.search(index, ids_query(ids, filters))
+        fetched = {hit["_source"]["chunk_id"]: hit["_source"] for hit in result["hits"]["hits"]}
+    ordered: list[tuple[dict, str]] = []
+    for h in hits:
+        ordered.append((h, "retrieval"))
+        definition_ids = set(h.get("definition_chunk_ids") or [])
+        for cid in wanted.get(h["chunk_id"], []):
+            if cid in fetched:
+                kind = "definition" if cid in definition_ids and cid not in (h.get("xref_chunk_ids") or []) else "xref"
+                ordered.append((fetched[cid], f"{kind}:{h['chunk_id']}"))
+    return Expansion(ordered, unfollowed_refs(hits, set(fetched), wanted) if xrefs else [])

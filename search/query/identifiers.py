@@ -1,0 +1,72 @@
+"""References written in a query ("section 21", "s.21A", "clause 14.3", "art. 7", "Allegato B").
+
+Embeddings lose them and BM25 alone confuses "21" with "21A" or "14.3" with "14.2"; these are
+matched exactly against the chunks' section labels instead (see builder.identifier_query).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_NUM = r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:-?(?:bis|ter|quater|quinquies|sexies))?"
+_PATTERNS = [
+    # kind, regex (group "label"); order matters: longer keywords first
+    ("section", rf"(?:\b(?:sections?|secs?\.?|ss?\.\s?)|§+\s?)\s*(?P<label>{_NUM})"),
+    ("clause", rf"\b(?:clauses?|cl\.)\s*(?P<label>{_NUM})"),
+    ("article", rf"\b(?:articles?|articol[oi]|artt?\.?|art)\s*(?P<label>{_NUM})"),
+    ("paragraph", rf"\b(?:paragraphs?|para\.?|paragrafo)\s*(?P<label>{_NUM})"),
+    ("schedule", r"\b(?:schedules?)\s+(?P<label>\d+|[A-Z])\b"),
+    ("annex", r"\b(?:annex(?:es)?|allegat[oi]|exhibits?|appendix)\s+(?P<label>\d+|[A-Z])\b"),
+    ("part", r"\b(?:part)\s+(?P<label>\d+|[IVX]+)\b"),
+]
+_COMPILED = [(kind, re.compile(rx, re.IGNORECASE)) for kind, rx in _PATTERNS]
+# "14.3" alone, with a dotted number, is an identifier in legal questions ("what does 14.3 cap?")
+_BARE_DOTTED = re.compile(r"(?<![\w.,])(?P<label>\d{1,3}\.\d{1,3}(?:\.\d{1,3})*)(?![\w,]|\.\d)")
+# Codes cited externally: "art. 1341 c.c.", "section 21 of the Housing Act 1988" stay identifiers
+# but are not sections of the document asked about when followed by a code abbreviation.
+_EXTERNAL_CODE = re.compile(r"^\s*(?:c\.c\.|c\.p\.c\.|c\.p\.|cod\.|codice)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class QueryRef:
+    kind: str
+    label: str
+    raw: str
+    external: bool = False
+
+
+def normalize_label(label: str) -> str:
+    """Labels as the section keyword field stores them (its normalizer lowercases)."""
+    label = label.strip().rstrip(".").replace(" ", "")
+    label = re.sub(r"-(bis|ter|quater|quinquies|sexies)$", r"-\1", label, flags=re.IGNORECASE)
+    return label.lower()
+
+
+def parse_identifiers(query: str) -> list[QueryRef]:
+    """All references in `query`, in order, without duplicates."""
+    found: list[tuple[int, QueryRef]] = []
+    taken: list[tuple[int, int]] = []
+    for kind, rx in _COMPILED:
+        for m in rx.finditer(query):
+            if any(s < m.end() and m.start() < e for s, e in taken):
+                continue
+            external = bool(_EXTERNAL_CODE.match(query[m.end():]))
+            found.append((m.start(), QueryRef(kind, normalize_label(m.group("label")), m.group(0).strip(), external)))
+            taken.append((m.start(), m.end()))
+    for m in _BARE_DOTTED.finditer(query):
+        if any(s <= m.start() < e for s, e in taken):
+            continue
+        found.append((m.start(), QueryRef("section", normalize_label(m.group("label")), m.group(0))))
+    seen: set[tuple[str, str]] = set()
+    refs = []
+    for _, ref in sorted(found, key=lambda x: x[0]):
+        if (ref.kind, ref.label) not in seen:
+            seen.add((ref.kind, ref.label))
+            refs.append(ref)
+    return refs
+
+
+def section_labels(refs: list[QueryRef]) -> list[str]:
+    """Labels to match against `section` (internal references only)."""
+    return list(dict.fromkeys(r.label for r in refs if not r.external))

@@ -1,0 +1,23 @@
+from search.query.expand import plan, unfollowed_refs
+
+
+def _hit(cid, xrefs=(), definitions=(), refs=()):
+    return {"chunk_id": cid, "xref_chunk_ids": list(xrefs), "definition_chunk_ids": list(definitions),
+            "xrefs": list(refs)}
+
+
+def test_plan_skips_present_and_already_claimed_targets():
+    hits = [_hit("a", xrefs=["t1", "b"]), _hit("b", xrefs=["t1", "t2"], definitions=["d1"])]
+    assert plan(hits, definitions=False) == {"a": ["t1"], "b": ["t2"]}
+    assert plan(hits, definitions=True) == {"a": ["t1"], "b": ["t2", "d1"]}
+
+
+def test_unfollowed_reasons():
+    hits = [_hit("a", refs=[
+        {"raw": "art. 1341 c.c.", "target": "1341", "external": True, "resolved_chunk_ids": []},
+        {"raw": "art. 99", "target": "99", "external": False, "resolved_chunk_ids": []},
+        {"raw": "clause 9", "target": "9", "external": False, "resolved_chunk_ids": ["secret"]},
+        {"raw": "clause 2", "target": "2", "external": False, "resolved_chunk_ids": ["t1"]},
+    ])]
+    reasons = [u["reason"] for u in unfollowed_refs(hits, fetched={"t1"}, wanted={"a": ["t1", "secret"]})]
+    assert reasons == ["external", "unresolved", "not available under the caller's filters (access or validity date)"]

@@ -1,0 +1,35 @@
+import pytest
+
+from search.query.identifiers import parse_identifiers, section_labels
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What is the liability cap in clause 14.3?", [("clause", "14.3")]),
+        ("Housing Act 1988 section 21 notice requirements", [("section", "21")]),
+        ("compliance conditions in s.21A", [("section", "21a")]),
+        ("s. 8 grounds for possession", [("section", "8")]),
+        ("§ 21 notices", [("section", "21")]),
+        ("recesso ai sensi dell'art. 5", [("article", "5")]),
+        ("cosa prevede l'articolo 7?", [("article", "7")]),
+        ("il comma 1-bis dell'art. 5", [("article", "5")]),
+        ("what does 14.3 cap?", [("section", "14.3")]),
+        ("fees in Schedule 2", [("schedule", "2")]),
+        ("listino prezzi nell'Allegato B", [("annex", "b")]),
+        ("Can a landlord end a tenancy without giving a reason?", []),
+        ("fees of 1,000.50 euros on 12.03.2024", []),
+    ],
+)
+def test_parse_identifiers(query, expected):
+    assert [(r.kind, r.label) for r in parse_identifiers(query)] == expected
+
+
+def test_external_codes_are_not_section_labels():
+    refs = parse_identifiers("clausole approvate ai sensi dell'art. 1341 c.c. e art. 5")
+    assert [(r.label, r.external) for r in refs] == [("1341", True), ("5", False)]
+    assert section_labels(refs) == ["5"]
+
+
+def test_duplicates_collapse():
+    assert len(parse_identifiers("clause 14.3 and again clause 14.3")) == 1
