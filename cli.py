@@ -547,6 +547,120 @@ def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
     click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json else render_inspection(result))
 
 
+# --------------------------------------------------------------------------- eval
+
+REPO_CONFIGS = Path(__file__).resolve().parent / "evaluation" / "configs"
+
+
+@main.group(name="eval", cls=_Group)
+def eval_group() -> None:
+    """Measure retrieval: LegalBench-RAG (DRM, character precision / recall) and gold sets."""
+
+
+def _ints(value: str) -> list[int]:
+    try:
+        return [int(x) for x in value.split(",") if x.strip()]
+    except ValueError as e:
+        raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from e
+
+
+@eval_group.command("legalbench")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
+              help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
+@click.option("--scope", type=click.Choice(["referenced", "all"]), default="referenced", show_default=True,
+              help="referenced: only documents the queries cite (the papers' setting); all: with distractors.")
+@click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Configuration file(s) to compare (default: every file in evaluation/configs/).")
+@click.option("--k", "ks", default="1,2,4,8,16,32,64", show_default=True, help="Cut-offs.")
+@click.option("--budgets", default="2000,4000,8000", show_default=True, help="Context budgets in characters.")
+@click.option("--subset", "subsets", multiple=True, help="Only these sub-corpora (repeatable).")
+@click.option("--limit", type=int, default=None, help="At most N queries per sub-corpus (quick runs).")
+@click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
+              help="Evaluate on a deterministic dev or held-out half (tune on dev, report held-out).")
+@click.option("--seed", type=int, default=13, show_default=True, help="Seed of the dev / held-out split.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/legalbench"),
+              show_default=True, help="Where results.json, results.md and the PNG plots go.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@click.pass_obj
+def eval_legalbench(settings: Settings, data_dir, scope, config_paths, ks, budgets, subsets, limit, split, seed,
+                    out_dir, quiet) -> None:
+    """Compare configurations on LegalBench-RAG: one index per configuration (reused when the
+    corpus and configuration are unchanged), every query through the same code path as
+    `legalsearch search`. Writes JSON, a markdown table and plots to --out.
+
+    Example:
+
+        legalsearch eval legalbench --data ../shared/data/legalbench-rag --config evaluation/configs/standard-rag.json
+    """
+    from search.evaluation.legalbench import load_benchmark, split_queries
+    from search.evaluation.opensearch import evaluate_legalbench
+    from search.evaluation.report import table_markdown, write_results
+    from search.evaluation.runner import load_config, load_configs
+
+    configs = [load_config(p) for p in config_paths] if config_paths else load_configs(REPO_CONFIGS)
+    queries = load_benchmark(data_dir, subsets=list(subsets) or None, limit_per_subset=limit)
+    if split != "all":
+        dev, held_out = split_queries(queries, 0.5, seed)
+        queries = dev if split == "dev" else held_out
+    results, rows, info = evaluate_legalbench(configs, settings, data_dir, queries, scope, _ints(ks),
+                                              _ints(budgets), progress=not quiet)
+    written = write_results(results, out_dir, per_query=rows)
+    (out_dir / "indices.json").write_text(json.dumps(info, indent=2) + "\n")
+    click.echo(table_markdown(results))
+    click.echo(f"{len(queries)} queries, scope {scope}, split {split}; written: "
+               + ", ".join(str(p) for k, p in written.items() if not k.startswith("per_query")))
+
+
+@eval_group.command("gold")
+@click.argument("gold_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@index_option
+@click.option("--ingest", "ingest_path", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Ingest this corpus into --index first (idempotent), e.g. samples/corpus.")
+@click.option("--embedder", type=click.Choice(["minilm", "e5"]), default="e5", show_default=True,
+              help="Embedder used when --ingest creates the index.")
+@click.option("-k", "k", type=int, default=10, show_default=True)
+@click.option("--mode", type=click.Choice(["hybrid", "bm25", "knn"]), multiple=True,
+              help="Modes to compare (default: hybrid, bm25, knn).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
+              show_default=True)
+@json_option
+@click.pass_obj
+def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, k, mode, out_dir, as_json) -> None:
+    """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
+    hit@5, hit@10, MRR and first-correct rank by query type and language, cross-reference
+    recall and access / version violations.
+
+    Example:
+
+        legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
+    """
+    from search.evaluation.gold import load_gold, score_gold
+    from search.evaluation.opensearch import GoldServiceSearcher
+    from search.evaluation.report import gold_table_markdown
+    from search.evaluation.runner import run_gold
+    from search.indexing.ingest import IngestOptions
+    from search.indexing.ingest import ingest as run_ingest
+    from search.query.service import SearchService
+
+    name = _index(settings, index_name)
+    if ingest_path:
+        run_ingest([ingest_path], settings, IngestOptions(index=name, embedder=embedder))
+    items = load_gold(gold_file)
+    service = SearchService(settings)
+    scores = {}
+    for m in mode or ("hybrid", "bm25", "knn"):
+        results = run_gold(items, GoldServiceSearcher(service, name, {"mode": m}), k=k)
+        scores[m] = score_gold(items, results)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
+    table = gold_table_markdown(scores)
+    (out_dir / "gold.md").write_text(table)
+    if as_json:
+        _echo_json(scores)
+    else:
+        click.echo(table)
+
+
 # --------------------------------------------------------------------------- demo
 
 

@@ -129,12 +129,16 @@ class EvalConfig(BaseModel):
     name: str = Field(min_length=1)
     description: str = ""
     chunker: Literal["recursive", "structural"]
-    chunk_size: int = Field(gt=0)
+    chunk_size: int | None = Field(None, gt=0, description="None: derived from the embedder window")
     summarizer: str | None = None
     mode: Literal["knn", "bm25", "hybrid"]
     fusion: Literal["rrf", "normalization"] = "rrf"
-    routing: bool = False
-    rerank: str | None = None
+    weights: tuple[float, float] = (0.5, 0.5)
+    rank_constant: int = Field(60, ge=1)
+    routing: Literal["off", "filter", "boost"] = "off"
+    routing_docs: int = Field(3, ge=1)
+    rerank: Literal["e5", "cross-encoder"] | None = None
+    rerank_depth: int = Field(50, ge=1)
     embedder: str = "minilm"
 
 

@@ -147,7 +147,7 @@ def test_load_configs_by_name_and_unknown_name():
 
 def test_config_fingerprint_tracks_only_index_fields():
     base = EvalConfig(name="a", chunker="recursive", chunk_size=500, summarizer="fingerprint", mode="knn")
-    same_index = base.model_copy(update={"name": "b", "mode": "hybrid", "routing": True, "rerank": "e5"})
+    same_index = base.model_copy(update={"name": "b", "mode": "hybrid", "routing": "filter", "rerank": "e5"})
     assert config_fingerprint(same_index) == config_fingerprint(base)
     for change in ({"chunker": "structural"}, {"chunk_size": 800}, {"summarizer": None}, {"embedder": "e5"}):
         assert config_fingerprint(base.model_copy(update=change)) != config_fingerprint(base)
