@@ -78,5 +78,7 @@ def index_name(store):
     """A fresh uuid-named index name per test, deleted afterwards."""
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
+    from search.indexing import indices
+
     store.delete_index(name)
-    store.delete_index(name + "-docs")
+    indices.delete(store, name)

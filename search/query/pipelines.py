@@ -34,16 +34,19 @@ def rrf_pipeline_body(rank_constant: int = DEFAULT_RANK_CONSTANT) -> dict:
     }
 
 
-def normalization_pipeline_name(technique: str = "min_max", weights: tuple[float, float] = (0.5, 0.5)) -> str:
+def normalization_pipeline_name(technique: str = "min_max", weights: tuple[float, ...] = (0.5, 0.5)) -> str:
     w = "-".join(f"{x:.2f}".replace(".", "") for x in weights)
     return f"legalsearch-norm-v1-{technique.replace('_', '')}-{w}"
 
 
-def normalization_pipeline_body(technique: str = "min_max", weights: tuple[float, float] = (0.5, 0.5)) -> dict:
+def normalization_pipeline_body(technique: str = "min_max", weights: tuple[float, ...] = (0.5, 0.5)) -> dict:
+    """Weights: one per sub-query (BM25, k-NN[, identifier]), non-negative, summing to 1."""
     if technique not in ("min_max", "l2"):
         raise QueryError(f"normalization technique must be min_max or l2, got {technique!r}")
-    if len(weights) != 2 or abs(sum(weights) - 1.0) > 1e-6 or min(weights) < 0:
-        raise QueryError(f"weights must be two non-negative numbers summing to 1 (BM25, k-NN), got {weights}")
+    if not 2 <= len(weights) <= 5 or abs(sum(weights) - 1.0) > 1e-6 or min(weights) < 0:
+        raise QueryError(
+            f"weights must be 2 to 5 non-negative numbers (one per sub-query) summing to 1, got {weights}"
+        )
     return {
         "description": f"legalsearch: {technique} normalization, arithmetic mean, weights {list(weights)}",
         "phase_results_processors": [

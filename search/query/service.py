@@ -133,7 +133,7 @@ class SearchService:
         if req.expand_xrefs or req.expand_definitions:
             timings["expand"] = _ms(t)
 
-        hits = [_hit(rank, src, via, scores.get(src["chunk_id"]))
+        hits = [_hit(rank, src, via, scores.get(src["chunk_id"]) if via == "retrieval" else None)
                 for rank, (src, via) in enumerate(expansion.ordered, start=1)]
         timings["total"] = _ms(t_start)
         response = SearchResponse(

@@ -1,0 +1,180 @@
+"""The query side on the real node and the sample corpus: identifiers, conceptual and Italian
+questions, validity dates, ACL in every mode and expansion, cross-references, RRF arithmetic."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from search.query import builder, expand, pipelines
+from search.query.models import SearchRequest
+
+MODES = ("hybrid", "bm25", "knn")
+
+
+def ask(service, index, query, **kw):
+    return service.search(SearchRequest(query=query, index=index, **kw))
+
+
+def first(response):
+    hit = response.hits[0]
+    return hit.doc_id, hit.version, hit.section
+
+
+def test_published_rrf_example_reproduced_by_the_pipeline(store, index_name):
+    """Passages W, X, Y, Z with BM25 ranks 3, 1, -, 2 and embedding ranks 2, 5, 1, -.
+    RRF (k=60): W = 1/(60+3) + 1/(60+2) = 0.03200, X = 1/(60+1) + 1/(60+5) = 0.03178,
+    Y = 1/(60+1) = 0.01639, Z = 1/(60+2) = 0.01613. The published order W, X, Z, Y puts Z before
+    Y, which no rank constant allows (1/(k+1) > 1/(k+2)); the arithmetic order W, X, Y, Z is what
+    the pipeline must return."""
+    store.create_index(index_name, {
+        "settings": {"index": {"knn": True, "number_of_shards": 1}},
+        "mappings": {"properties": {"text": {"type": "text"}, "vector": {
+            "type": "knn_vector", "dimension": 2,
+            "method": {"name": "hnsw", "engine": "lucene", "space_type": "cosinesimil"}}}},
+    })
+    docs = {  # BM25 order for "notice period": X (3 hits, short), Z, W; F1/F2 never match
+        "X": ("notice period notice period notice", [0.2, 0.98]),
+        "Z": ("notice period for the tenant to leave", [-1.0, 0.0]),
+        "W": ("the landlord must give a notice of two months before the end of the period of the lease", [0.8, 0.6]),
+        "Y": ("possession order by the court", [1.0, 0.0]),
+        "F1": ("rent arrears ground", [0.7, 0.71]),
+        "F2": ("deposit protection scheme", [0.6, 0.8]),
+    }
+    store.bulk([{"_index": index_name, "_id": k, "text": t, "vector": v} for k, (t, v) in docs.items()],
+               refresh="wait_for")
+    bm25 = {"match": {"text": "notice period"}}
+    knn = {"knn": {"vector": {"vector": [1.0, 0.05], "k": 6}}}
+    ranks = [[h["_id"] for h in store.search(index_name, {"size": 10, "query": q})["hits"]["hits"]]
+             for q in (bm25, knn)]
+    assert ranks[0] == ["X", "Z", "W"]
+    assert ranks[1][:5] == ["Y", "W", "F1", "F2", "X"]
+    name = pipelines.rrf_pipeline_name(60)
+    store.put_search_pipeline(name, pipelines.rrf_pipeline_body(60))
+    fused = store.search(index_name, {"size": 4, "query": {"hybrid": {"queries": [bm25, knn]}}}, pipeline=name)
+    assert [h["_id"] for h in fused["hits"]["hits"]] == ["W", "X", "Y", "Z"]
+    assert fused["hits"]["hits"][0]["_score"] == pytest.approx(1 / 63 + 1 / 62, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("What is the liability cap in clause 14.3?", ("msa-acme-northwind", "1", "14.3")),
+        ("Housing Act 1988 section 21 notice requirements", ("housing-act-1988", "2019", "21")),
+        ("s.21A compliance conditions", ("housing-act-1988", "2019", "21A")),
+    ],
+)
+def test_identifier_queries_return_the_section_first(service, sample_index, query, expected):
+    response = ask(service, sample_index[0], query, as_of=date(2025, 6, 1))
+    assert first(response) == expected
+
+
+def test_clause_14_3_beats_14_2_in_every_mode_with_identifiers(service, sample_index):
+    for mode in ("hybrid", "bm25"):
+        response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", mode=mode)
+        assert response.hits[0].section == "14.3", mode
+    assert "clause 14.3" in ask(service, sample_index[0], "clause 14.3").identifiers
+
+
+def test_conceptual_question_finds_section_21_before_repeal(service, sample_index):
+    response = ask(service, sample_index[0], "Can a landlord end a tenancy without giving a reason?",
+                   as_of=date(2025, 6, 1), k=3)
+    assert ("housing-act-1988", "2019", "21") in [(h.doc_id, h.version, h.section) for h in response.hits[:2]]
+
+
+def test_as_of_before_and_after_the_repeal_returns_different_versions(service, sample_index):
+    query = "section 21 notice requiring possession of an assured shorthold tenancy"
+    before = ask(service, sample_index[0], query, as_of=date(2026, 4, 30))
+    after = ask(service, sample_index[0], query, as_of=date(2026, 5, 1))
+    assert {h.version for h in before.hits if h.doc_id == "housing-act-1988"} == {"2019"}
+    assert {h.version for h in after.hits if h.doc_id == "housing-act-1988"} == {"2026"}
+    assert before.hits[0].section == after.hits[0].section == "21"
+    assert before.hits[0].text != after.hits[0].text  # the repealed text differs
+
+
+def test_italian_withdrawal_returns_art_5_then_art_7_through_its_reference(service, sample_index):
+    response = ask(service, sample_index[0], "recesso dal contratto di fornitura", k=1,
+                   doc_ids=("contratto-fornitura-acme",))
+    art5, art7 = response.hits[0], response.hits[1]
+    assert (art5.section, art5.via) == ("5", "retrieval")
+    assert art7.section == "7" and art7.via == f"xref:{art5.chunk_id}"
+    assert "Penale" in art7.citation and art5.citation.startswith("Contratto di fornitura ACME-Fornitore v2.1, Art. 5")
+
+
+def test_italian_question_without_filters(service, sample_index):
+    response = ask(service, sample_index[0], "Come può il cliente recedere dal contratto e quale penale si applica?",
+                   k=3)
+    assert (response.hits[0].section, response.hits[0].language) == ("5", "it")
+
+
+PRIVILEGED = "privileged-note-litigation"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_privileged_note_never_reaches_a_caller_without_the_group(service, sample_index, mode):
+    for query in ("settlement strategy on the liability cap", "litigation privileged note", "clause 14.3"):
+        response = ask(service, sample_index[0], query, mode=mode, k=50, expand_definitions=True)
+        assert PRIVILEGED not in {h.doc_id for h in response.hits}, (mode, query)
+    allowed = ask(service, sample_index[0], "settlement strategy on the liability cap", mode=mode, k=5,
+                  groups=("litigation-team",))
+    assert PRIVILEGED in {h.doc_id for h in allowed.hits}
+
+
+def test_expansion_applies_the_acl_too(store, service, sample_index):
+    """A hit pointing (by xref or by definition) at a privileged chunk does not bring it back."""
+    name = sample_index[0]
+    secret = store.search(name, {"size": 1, "query": {"term": {"doc_id": PRIVILEGED}}})["hits"]["hits"][0]["_id"]
+    public = store.search(name, {"size": 1, "query": {"term": {"doc_id": "msa-acme-northwind"}}})["hits"]["hits"][0]
+    hit = dict(public["_source"], xref_chunk_ids=[secret], definition_chunk_ids=[secret],
+               xrefs=[{"raw": "clause 99", "target": "99", "external": False, "resolved_chunk_ids": [secret]}])
+    for groups, visible in (((), False), (("litigation-team",), True)):
+        result = expand.expand(store, name, [hit], builder.Filters(groups=groups), xrefs=True, definitions=True)
+        assert (secret in {src["chunk_id"] for src, _ in result.ordered}) is visible
+        assert bool(result.unfollowed) is not visible
+
+
+def test_near_identical_ndas_are_told_apart_by_routing(service, sample_index):
+    response = ask(service, sample_index[0], "How long does confidentiality last in the NDA with Initech?",
+                   routing="filter", routing_docs=1, k=3)
+    assert {h.doc_id for h in response.hits} == {response.routed_docs[0].split(":")[0]}
+    assert "initech" in response.routed_docs[0]
+
+
+def test_not_found_with_a_reason(service, sample_index):
+    response = ask(service, sample_index[0], "termination", jurisdictions=("FR",))
+    assert response.not_found and response.hits == [] and "filters" in response.not_found_reason
+
+
+def test_normalization_fusion_and_explain(settings, service, sample_index):
+    response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", fusion="normalization")
+    assert response.pipeline.startswith("legalsearch-norm-v1") and response.hits[0].section == "14.3"
+    from search.query.explain import explain
+
+    result = explain(settings.model_copy(update={"log_searches": False}),
+                     SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))
+    top = result["hits"][0]
+    assert result["lists"] == ["bm25", "knn", "identifier"]
+    assert top["ranks"]["identifier"] == 1 and top["bm25_explanation"]
+    assert top["fused_score"] == pytest.approx(top["rrf_by_hand"], abs=1e-4)
+
+
+def test_e5_rerank_reports_latency(service, sample_index):
+    response = ask(service, sample_index[0], "limitation of liability cap", rerank="e5", k=3)
+    assert response.rerank == "e5" and response.timings_ms["rerank"] > 0
+    assert response.hits[0].score is not None
+    assert all(h.score is None for h in response.hits if h.via != "retrieval")
+
+
+def test_retrieval_log_record(settings, store, sample_index, index_name):
+    from search.query.service import SearchService
+
+    logging_service = SearchService(settings.model_copy(update={"log_index": index_name + "-log"}), store=store)
+    response = logging_service.search(SearchRequest(query="clause 14.3", index=sample_index[0], k=2))
+    store.refresh(index_name + "-log")
+    records = store.search(index_name + "-log", {"query": {"match_all": {}}})["hits"]["hits"]
+    assert len(records) == 1
+    rec = records[0]["_source"]
+    assert rec["hit_chunk_ids"] == [h.chunk_id for h in response.hits]
+    assert rec["identifiers"] == ["clause 14.3"] and rec["took_ms"]["total"] > 0
+    store.delete_index(index_name + "-log")
