@@ -661,6 +661,37 @@ def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, 
         click.echo(table)
 
 
+# --------------------------------------------------------------------------- dashboards
+
+
+@main.group(cls=_Group)
+def dashboards() -> None:
+    """OpenSearch Dashboards saved objects for the chunks and the retrieval log."""
+
+
+@dashboards.command("export")
+@index_option
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the NDJSON here (default: stdout).")
+@click.pass_obj
+def dashboards_export(settings: Settings, index_name: str | None, out_file: Path | None) -> None:
+    """Export index patterns (chunks, log), a saved search and visualizations as NDJSON, ready for
+    Dashboards' Saved objects > Import. Needs no node.
+
+    Example:
+
+        legalsearch dashboards export --out legalsearch.ndjson
+    """
+    from search import dashboards as d
+
+    objects = d.saved_objects(_index(settings, index_name), settings.log_index)
+    if out_file:
+        d.write_ndjson(out_file, objects)
+        click.echo(f"wrote {len(objects)} saved objects to {out_file}")
+    else:
+        click.echo(d.to_ndjson(objects), nl=False)
+
+
 # --------------------------------------------------------------------------- demo
 
 

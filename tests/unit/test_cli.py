@@ -1,0 +1,47 @@
+"""The CLI's help is complete and documented (like sqlite-utils tests/test_docs.py)."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+import cli
+from search import clidoc
+
+COMMANDS = [name for name, cmd in clidoc.commands(cli.main)]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_every_command_has_help_with_an_example(name):
+    cmd = dict(clidoc.commands(cli.main))[name]
+    assert cmd.help and len(cmd.help.strip()) > 20, name
+    if not hasattr(cmd, "commands"):
+        assert "Example:" in cmd.help, f"{name} needs an Example: in its docstring"
+
+
+def test_cli_reference_is_current():
+    assert clidoc.main(["--check"]) == 0, "docs/cli.md is out of date: run `python -m search.clidoc`"
+
+
+def test_version_and_short_help():
+    runner = CliRunner()
+    assert runner.invoke(cli.main, ["--version"]).output.startswith("legalsearch, version")
+    assert runner.invoke(cli.main, ["-h"]).exit_code == 0
+
+
+def test_bad_usage_exits_2():
+    result = CliRunner().invoke(cli.main, ["search", "x", "--mode", "fuzzy"])
+    assert result.exit_code == 2
+
+
+def test_ingest_needs_a_path():
+    result = CliRunner().invoke(cli.main, ["ingest"])
+    assert result.exit_code == 2 and "PATH" in result.output
+
+
+def test_inspect_needs_no_node(tmp_path):
+    doc = tmp_path / "c.txt"
+    doc.write_text("1. Definitions\nIn this Agreement \"Fees\" means the fees.\n\n2. Term\nSubject to clause 1, ...\n")
+    result = CliRunner().invoke(cli.main, ["inspect", str(doc), "--json"])
+    assert result.exit_code == 0, result.output
+    assert '"chunks"' in result.output
