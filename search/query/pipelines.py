@@ -77,11 +77,14 @@ def install_pipelines(store, pipelines: dict[str, dict] | None = None) -> list[s
     return list(pipelines)
 
 
-def ensure_pipeline(store, name: str, body: dict, _known: set[str] = set()) -> None:  # noqa: B006
+_installed: set[str] = set()  # node url | pipeline name, checked once per process
+
+
+def ensure_pipeline(store, name: str, body: dict) -> None:
     """Install `name` once per process (a search must never run without its pipeline)."""
     key = f"{store.url}|{name}"
-    if key in _known:
+    if key in _installed:
         return
     if not store.get_search_pipelines(name):
         store.put_search_pipeline(name, body)
-    _known.add(key)
+    _installed.add(key)
