@@ -35,8 +35,31 @@ def embedded_text(chunk: Chunk, summary: str, parts: Sequence[str] = EMBED_PARTS
     return "\n".join(pieces)
 
 
-def effective_acl(doc: ParsedDocument) -> tuple[list[str], bool]:
-    return sorted(set(doc.meta.acl)), bool(doc.meta.public)
+def _iso(value) -> str | None:
+    return value.isoformat() if value else None
+
+
+def document_fields(doc: ParsedDocument) -> dict:
+    """Document metadata both the chunk documents and the registry record carry."""
+    meta = doc.meta
+    return {
+        "doc_id": meta.doc_id,
+        "doc_key": doc_key(meta.doc_id, meta.version),
+        "doc_type": meta.doc_type,
+        "language": meta.language,
+        "jurisdiction": meta.jurisdiction,
+        "version": meta.version,
+        "valid_from": _iso(meta.valid_from),
+        "valid_to": _iso(meta.valid_to),
+        "parties": list(meta.parties),
+        "signed_at": _iso(meta.signed_at),
+        "origin": doc.origin,
+        "doc_sha256": doc.doc_sha256,
+        "source_path": doc.source_path,
+        "acl": sorted(set(meta.acl)),
+        "public": bool(meta.public),
+        "tags": list(meta.tags),
+    }
 
 
 def chunk_source(
@@ -52,25 +75,11 @@ def chunk_source(
     ingested_at: str,
 ) -> dict:
     """The `_source` of one chunk document (every field of the data model in DESIGN.md)."""
-    meta = doc.meta
-    acl, public = effective_acl(doc)
     source = {
+        **document_fields(doc),
         "chunk_id": chunk.chunk_id,
         "position": chunk.position,
-        "doc_id": meta.doc_id,
-        "doc_key": doc_key(meta.doc_id, meta.version),
-        "doc_title": meta.title,
-        "doc_type": meta.doc_type,
-        "language": meta.language,
-        "jurisdiction": meta.jurisdiction,
-        "version": meta.version,
-        "valid_from": meta.valid_from.isoformat() if meta.valid_from else None,
-        "valid_to": meta.valid_to.isoformat() if meta.valid_to else None,
-        "parties": list(meta.parties),
-        "signed_at": meta.signed_at.isoformat() if meta.signed_at else None,
-        "origin": doc.origin,
-        "doc_sha256": doc.doc_sha256,
-        "source_path": doc.source_path,
+        "doc_title": doc.meta.title,
         "page": chunk.page,
         "heading_path": list(chunk.heading_path),
         "heading": chunk.heading,
@@ -93,9 +102,6 @@ def chunk_source(
         "uses_terms": list(chunk.uses_terms),
         "definition_chunk_ids": list(chunk.definition_chunk_ids),
         "clause_labels": list(chunk.clause_labels),
-        "acl": acl,
-        "public": public,
-        "tags": list(meta.tags),
         "doc_flags": list(doc.flags),
         "token_count": token_count,
         "over_window": token_count >= max_tokens,
@@ -118,33 +124,16 @@ def doc_source(
     opening_chars: int = 1000,
 ) -> dict:
     """The registry / routing record of one document version."""
-    meta = doc.meta
-    acl, public = effective_acl(doc)
     source = {
-        "doc_key": doc_key(meta.doc_id, meta.version),
-        "doc_id": meta.doc_id,
-        "version": meta.version,
-        "title": meta.title,
-        "doc_type": meta.doc_type,
-        "language": meta.language,
-        "jurisdiction": meta.jurisdiction,
-        "valid_from": meta.valid_from.isoformat() if meta.valid_from else None,
-        "valid_to": meta.valid_to.isoformat() if meta.valid_to else None,
-        "signed_at": meta.signed_at.isoformat() if meta.signed_at else None,
-        "parties": list(meta.parties),
+        **document_fields(doc),
+        "title": doc.meta.title,
         "summary": summary,
         "opening": doc.text[:opening_chars],
-        "acl": acl,
-        "public": public,
-        "tags": list(meta.tags),
-        "origin": doc.origin,
-        "doc_sha256": doc.doc_sha256,
         "settings_key": settings_key,
-        "source_path": doc.source_path,
         "chunk_count": len(chunk_ids),
         "chunk_ids": chunk_ids,
         "flags": list(doc.flags),
-        "inferred": list(meta.inferred),
+        "inferred": list(doc.meta.inferred),
         "ingested_at": ingested_at,
     }
     if vector is not None:
