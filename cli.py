@@ -595,7 +595,7 @@ def eval_legalbench(settings: Settings, data_dir, scope, config_paths, ks, budge
     from search.evaluation.legalbench import load_benchmark, split_queries
     from search.evaluation.opensearch import evaluate_legalbench
     from search.evaluation.report import table_markdown, write_results
-    from search.evaluation.runner import load_config, load_configs
+    from search.evaluation.runner import aggregate_rows, load_config, load_configs
 
     configs = [load_config(p) for p in config_paths] if config_paths else load_configs(REPO_CONFIGS)
     queries = load_benchmark(data_dir, subsets=list(subsets) or None, limit_per_subset=limit)
@@ -606,6 +606,15 @@ def eval_legalbench(settings: Settings, data_dir, scope, config_paths, ks, budge
                                               _ints(budgets), progress=not quiet)
     written = write_results(results, out_dir, per_query=rows)
     (out_dir / "indices.json").write_text(json.dumps(info, indent=2) + "\n")
+    if split == "all":
+        # The same run cut into the deterministic dev / held-out halves: choose on dev, report held-out.
+        dev, held_out = split_queries(queries, 0.5, seed)
+        for part, part_queries in (("dev", dev), ("held-out", held_out)):
+            ids = {q.query_id for q in part_queries}
+            part_results = {name: aggregate_rows([r for r in config_rows if r["query_id"] in ids])
+                            for name, config_rows in rows.items()}
+            (out_dir / f"results-{part}.md").write_text(
+                f"# LegalBench-RAG, {part} half (seed {seed}, {len(ids)} queries)\n\n" + table_markdown(part_results))
     click.echo(table_markdown(results))
     click.echo(f"{len(queries)} queries, scope {scope}, split {split}; written: "
                + ", ".join(str(p) for k, p in written.items() if not k.startswith("per_query")))

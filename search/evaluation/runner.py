@@ -105,11 +105,17 @@ def run_legalbench(
                 "gold": [_span_dict(s) for s in q.gold],
             }
         )
+    return aggregate_rows(rows), rows
+
+
+def aggregate_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, float]]:
+    """Per-subset means of per-query rows, plus "average" (subsets weighted equally). Used for
+    the whole run and for any part of it (e.g. the held-out half)."""
     per_subset: dict[str, dict[str, float]] = {}
     for subset in dict.fromkeys(row["subset"] for row in rows):
         subset_rows = [row["metrics"] for row in rows if row["subset"] == subset]
         per_subset[subset] = {**aggregate(subset_rows), N_QUERIES: len(subset_rows)}
-    return {**per_subset, AVERAGE: _average_subsets(per_subset)}, rows
+    return {**per_subset, AVERAGE: _average_subsets(per_subset)}
 
 
 def run_gold(

@@ -100,9 +100,9 @@ def test_run_gold_feeds_score_gold():
     assert score_gold([item], results)["overall"]["mrr"] == 1.0
 
 
-def test_shipped_configs_load_and_are_the_seven_compared():
+def test_shipped_configs_load_and_include_the_seven_compared():
     configs = load_configs(CONFIG_DIR)
-    assert sorted(c.name for c in configs) == sorted(
+    assert {c.name for c in configs} >= set(
         [
             "standard-rag",
             "sac-dense",
