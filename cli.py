@@ -279,8 +279,8 @@ def index_info(settings: Settings, index_name: str | None, as_json: bool) -> Non
 @click.option("--chunk-size", type=int, default=None,
               help="Characters per chunk (recursive, default 500) or the structural split limit "
                    "(default: what fits the embedder's window with summary and heading).")
-@click.option("--summarizer", default="fingerprint", show_default=True,
-              help="Document summary prepended to every chunk (SAC): none, opening, fingerprint, centroid, openai.")
+@click.option("--summarizer", default="title-fingerprint", show_default=True,
+              help="Document summary prepended to every chunk (SAC): none, opening, fingerprint, title-fingerprint, centroid, openai (an OpenAI-compatible endpoint set by LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY). title-fingerprint measured best (docs/results.md).")
 @click.option("--embedder", type=click.Choice(["minilm", "e5"]), default="minilm", show_default=True,
               help="Must match the index's embedder; e5 for Italian or mixed corpora.")
 @click.option("--public", "public_if_no_acl", is_flag=True,

@@ -56,4 +56,18 @@ class Settings(BaseSettings):
     index: str = "legalsearch"
     log_searches: bool = True
     rerank_model: str | None = None
+
+    # The "openai" summarizer: any OpenAI-compatible endpoint (vLLM, Ollama, a cloud API).
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_variant: str = "generic"
+
+    def summarizer_options(self, name: str) -> dict:
+        if name != "openai":
+            return {}
+        return {
+            "base_url": self.llm_base_url, "model": self.llm_model, "variant": self.llm_variant,
+            "api_key": self.llm_api_key.get_secret_value() if self.llm_api_key else None,
+        }
     log_index: str = "legalsearch-log"

@@ -47,7 +47,7 @@ class IngestOptions:
     index: str = "legalsearch"
     chunker: str = "structural"
     chunk_size: int | None = None  # recursive: 500; structural: derived from the embedder window
-    summarizer: str = "fingerprint"
+    summarizer: str = "title-fingerprint"
     embedder: str = "minilm"
     embed_parts: tuple[str, ...] = records.EMBED_PARTS
     public_if_no_acl: bool = False
@@ -147,7 +147,7 @@ def ingest(
         raise ConfigError(f"unknown chunker {options.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
     started = time.perf_counter()
     embedder = get_embedder(options.embedder)
-    summarizer = get_summarizer(options.summarizer)
+    summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
     settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens)
     limit = options.chunk_limit(embedder.max_tokens)
     report = IngestReport(options.index, {
