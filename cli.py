@@ -373,8 +373,10 @@ def search_options(f):
         click.option("--fusion", type=click.Choice(["rrf", "normalization"]), default="rrf", show_default=True,
                      help="rrf: score-ranker-processor; normalization: min-max weighted mean."),
         click.option("--rank-constant", type=int, default=60, show_default=True, help="RRF rank constant."),
-        click.option("--routing", type=click.Choice(["off", "filter", "boost"]), default="off", show_default=True,
-                     help="Rank documents first (title, parties, summary) and restrict or boost chunks to them."),
+        click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), default="off",
+                     show_default=True,
+                     help="Rank documents first (title, parties, summary) and restrict (filter) or boost chunks "
+                          "to them; auto filters unless the query cites a section."),
         click.option("--routing-docs", type=int, default=3, show_default=True, help="Documents kept by routing."),
         click.option("--rerank", type=click.Choice(["off", "e5", "cross-encoder"]), default="off", show_default=True,
                      help="Second stage over the fused shortlist: e5 (offline bi-encoder) or a cross-encoder "
@@ -630,11 +632,17 @@ def eval_legalbench(settings: Settings, data_dir, scope, config_paths, ks, budge
 @click.option("-k", "k", type=int, default=10, show_default=True)
 @click.option("--mode", type=click.Choice(["hybrid", "bm25", "knn"]), multiple=True,
               help="Modes to compare (default: hybrid, bm25, knn).")
+@click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), multiple=True,
+              help="Document routing settings to compare (default: off).")
+@click.option("--fusion", type=click.Choice(["rrf", "normalization"]), multiple=True,
+              help="Fusions to compare for hybrid (default: rrf; normalization uses 0.3 BM25 / 0.7 k-NN).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
-def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, k, mode, out_dir, as_json) -> None:
+def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, k, mode, routing, fusion, out_dir,
+              quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
     hit@5, hit@10, MRR and first-correct rank by query type and language, cross-reference
     recall and access / version violations.
@@ -658,8 +666,12 @@ def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, 
     service = SearchService(settings)
     scores = {}
     for m in mode or ("hybrid", "bm25", "knn"):
-        results = run_gold(items, GoldServiceSearcher(service, name, {"mode": m}), k=k)
-        scores[m] = score_gold(items, results)
+        for f in (fusion or ("rrf",)) if m == "hybrid" else ("rrf",):
+            for r in routing or ("off",):
+                label = m + (" normalization" if f == "normalization" else "") + ("" if r == "off" else f" + routing {r}")
+                base = {"mode": m, "routing": r, "fusion": f, "weights": (0.3, 0.7)}
+                results = run_gold(items, GoldServiceSearcher(service, name, base), k=k, progress=not quiet)
+                scores[label] = score_gold(items, results)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
     table = gold_table_markdown(scores)

@@ -141,7 +141,7 @@ class EvalConfig(BaseModel):
     fusion: Literal["rrf", "normalization"] = "rrf"
     weights: tuple[float, float] = (0.5, 0.5)
     rank_constant: int = Field(60, ge=1)
-    routing: Literal["off", "filter", "boost"] = "off"
+    routing: Literal["off", "filter", "boost", "auto"] = "off"
     routing_docs: int = Field(3, ge=1)
     rerank: Literal["e5", "cross-encoder"] | None = None
     rerank_depth: int = Field(50, ge=1)
