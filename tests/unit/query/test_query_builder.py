@@ -85,3 +85,20 @@ def test_routing_body_filters_documents_too():
     bm25, knn = body["query"]["hybrid"]["queries"]
     assert bm25["bool"]["filter"] == builder.filter_clauses(Filters(groups=("x",)))
     assert knn["knn"]["vector"]["filter"]["bool"]["filter"] == builder.filter_clauses(Filters(groups=("x",)))
+
+
+@pytest.mark.parametrize(
+    ("routing", "query", "expected"),
+    [
+        ("auto", "How long does confidentiality last in the NDA with Initech?", "filter"),
+        ("auto", "s.21A compliance conditions", "off"),
+        ("auto", "clausole approvate ai sensi dell'art. 1341 c.c.", "filter"),  # external code: not a section here
+        ("filter", "clause 14.3", "filter"),
+        ("off", "NDA with Initech", "off"),
+    ],
+)
+def test_auto_routing_steps_aside_for_section_citations(routing, query, expected):
+    from search.query.identifiers import parse_identifiers
+    from search.query.service import effective_routing
+
+    assert effective_routing(routing, parse_identifiers(query)) == expected
