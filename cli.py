@@ -373,7 +373,7 @@ def search_options(f):
         click.option("--fusion", type=click.Choice(["rrf", "normalization"]), default="rrf", show_default=True,
                      help="rrf: score-ranker-processor; normalization: min-max weighted mean."),
         click.option("--rank-constant", type=int, default=60, show_default=True, help="RRF rank constant."),
-        click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), default="off",
+        click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), default="auto",
                      show_default=True,
                      help="Rank documents first (title, parties, summary) and restrict (filter) or boost chunks "
                           "to them; auto filters unless the query cites a section."),
@@ -633,7 +633,7 @@ def eval_legalbench(settings: Settings, data_dir, scope, config_paths, ks, budge
 @click.option("--mode", type=click.Choice(["hybrid", "bm25", "knn"]), multiple=True,
               help="Modes to compare (default: hybrid, bm25, knn).")
 @click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), multiple=True,
-              help="Document routing settings to compare (default: off).")
+              help="Document routing settings to compare (default: auto, the search default).")
 @click.option("--fusion", type=click.Choice(["rrf", "normalization"]), multiple=True,
               help="Fusions to compare for hybrid (default: rrf; normalization uses 0.3 BM25 / 0.7 k-NN).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
@@ -667,7 +667,7 @@ def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, 
     scores = {}
     for m in mode or ("hybrid", "bm25", "knn"):
         for f in (fusion or ("rrf",)) if m == "hybrid" else ("rrf",):
-            for r in routing or ("off",):
+            for r in routing or ("auto",):
                 label = m + (" normalization" if f == "normalization" else "") + ("" if r == "off" else f" + routing {r}")
                 base = {"mode": m, "routing": r, "fusion": f, "weights": (0.3, 0.7)}
                 results = run_gold(items, GoldServiceSearcher(service, name, base), k=k, progress=not quiet)

@@ -27,7 +27,7 @@ class SearchRequest(BaseModel):
     doc_types: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
     groups: tuple[str, ...] = ()
-    routing: Literal["off", "filter", "boost", "auto"] = "off"
+    routing: Literal["off", "filter", "boost", "auto"] = "auto"
     routing_docs: int = Field(3, ge=1, le=100)
     rerank: Literal["off", "e5", "cross-encoder"] = "off"
     rerank_model: str | None = None
