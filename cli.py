@@ -370,8 +370,12 @@ def search_options(f):
         click.option("--language", "languages", multiple=True, help="Restrict to languages: en, it (repeatable)."),
         click.option("-k", "k", type=click.IntRange(1, 200), default=10, show_default=True, help="Hits to return."),
         click.option("--mode", type=click.Choice(["hybrid", "bm25", "knn"]), default="hybrid", show_default=True),
-        click.option("--fusion", type=click.Choice(["rrf", "normalization"]), default="rrf", show_default=True,
-                     help="rrf: score-ranker-processor; normalization: min-max weighted mean."),
+        click.option("--fusion", type=click.Choice(["rrf", "normalization"]), default="normalization",
+                     show_default=True,
+                     help="normalization: normalization-processor, min-max, weighted mean (measured best); "
+                          "rrf: score-ranker-processor, reciprocal rank fusion."),
+        click.option("--weights", default="0.3,0.7", show_default=True,
+                     help="normalization: BM25,k-NN weights summing to 1."),
         click.option("--rank-constant", type=int, default=60, show_default=True, help="RRF rank constant."),
         click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), default="auto",
                      show_default=True,
@@ -392,6 +396,13 @@ def search_options(f):
     return f
 
 
+def _floats(value: str) -> tuple[float, ...]:
+    try:
+        return tuple(float(x) for x in value.split(",") if x.strip())
+    except ValueError as e:
+        raise click.BadParameter(f"expected comma-separated numbers, got {value!r}") from e
+
+
 def _request(settings: Settings, query: str, o: dict):
     from pydantic import ValidationError
 
@@ -400,7 +411,7 @@ def _request(settings: Settings, query: str, o: dict):
     try:
         return SearchRequest(
             query=query, index=_index(settings, o["index_name"]), k=o["k"], mode=o["mode"], fusion=o["fusion"],
-            rank_constant=o["rank_constant"], as_of=o["as_of"].date() if o["as_of"] else None,
+            weights=_floats(o["weights"]), rank_constant=o["rank_constant"], as_of=o["as_of"].date() if o["as_of"] else None,
             jurisdictions=o["jurisdictions"], doc_ids=o["doc_ids"], doc_types=o["doc_types"],
             languages=o["languages"], groups=o["groups"], routing=o["routing"], routing_docs=o["routing_docs"],
             rerank=o["rerank"], rerank_model=o["rerank_model"], rerank_threshold=o["rerank_threshold"],
@@ -635,7 +646,7 @@ def eval_legalbench(settings: Settings, data_dir, scope, config_paths, ks, budge
 @click.option("--routing", type=click.Choice(["off", "filter", "boost", "auto"]), multiple=True,
               help="Document routing settings to compare (default: auto, the search default).")
 @click.option("--fusion", type=click.Choice(["rrf", "normalization"]), multiple=True,
-              help="Fusions to compare for hybrid (default: rrf; normalization uses 0.3 BM25 / 0.7 k-NN).")
+              help="Fusions to compare for hybrid (default: normalization, 0.3 BM25 / 0.7 k-NN, the search default).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
@@ -666,9 +677,9 @@ def eval_gold(settings: Settings, gold_file, index_name, ingest_path, embedder, 
     service = SearchService(settings)
     scores = {}
     for m in mode or ("hybrid", "bm25", "knn"):
-        for f in (fusion or ("rrf",)) if m == "hybrid" else ("rrf",):
+        for f in (fusion or ("normalization",)) if m == "hybrid" else ("normalization",):
             for r in routing or ("auto",):
-                label = m + (" normalization" if f == "normalization" else "") + ("" if r == "off" else f" + routing {r}")
+                label = m + (" rrf" if f == "rrf" and m == "hybrid" else "") + ("" if r == "off" else f" + routing {r}")
                 base = {"mode": m, "routing": r, "fusion": f, "weights": (0.3, 0.7)}
                 results = run_gold(items, GoldServiceSearcher(service, name, base), k=k, progress=not quiet)
                 scores[label] = score_gold(items, results)

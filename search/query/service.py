@@ -18,7 +18,7 @@ from search.query.rerank import get_reranker, rerank
 from search.store import Store
 
 log = logging.getLogger(__name__)
-IDENTIFIER_WEIGHT = 0.2  # normalization fusion: share of the identifier sub-query when present
+IDENTIFIER_WEIGHT = 0.5  # normalization fusion: share of the exact section-label list when the query cites one
 
 
 def pipeline_for(req: SearchRequest, n_subqueries: int) -> tuple[str, dict]:

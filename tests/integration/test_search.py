@@ -71,9 +71,9 @@ def test_identifier_queries_return_the_section_first(service, sample_index, quer
 
 
 def test_clause_14_3_beats_14_2_in_every_mode_with_identifiers(service, sample_index):
-    for mode in ("hybrid", "bm25"):
-        response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", mode=mode)
-        assert response.hits[0].section == "14.3", mode
+    for mode, fusion in (("hybrid", "normalization"), ("hybrid", "rrf"), ("bm25", "normalization")):
+        response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", mode=mode, fusion=fusion)
+        assert response.hits[0].section == "14.3", (mode, fusion)
     assert "clause 14.3" in ask(service, sample_index[0], "clause 14.3").identifiers
 
 
@@ -151,12 +151,15 @@ def test_normalization_fusion_and_explain(settings, service, sample_index):
     assert response.pipeline.startswith("legalsearch-norm-v1") and response.hits[0].section == "14.3"
     from search.query.explain import explain
 
-    result = explain(settings.model_copy(update={"log_searches": False}),
-                     SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))
+    quiet = settings.model_copy(update={"log_searches": False})
+    result = explain(quiet, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3, fusion="rrf"))
     top = result["hits"][0]
     assert result["lists"] == ["bm25", "knn", "identifier"]
     assert top["ranks"]["identifier"] == 1 and top["bm25_explanation"]
     assert top["fused_score"] == pytest.approx(top["rrf_by_hand"], abs=1e-4)
+    normalized = explain(quiet, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))
+    assert normalized["pipeline"].startswith("legalsearch-norm-v1") and "rrf_by_hand" not in normalized["hits"][0]
+    assert normalized["hits"][0]["ranks"]["identifier"] == 1
 
 
 def test_e5_rerank_reports_latency(service, sample_index):
