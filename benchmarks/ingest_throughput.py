@@ -30,7 +30,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--scope", choices=["referenced", "all"], default="referenced")
     parser.add_argument("--chunker", choices=["structural", "recursive"], default="structural")
-    parser.add_argument("--summarizer", default="fingerprint")
+    parser.add_argument("--summarizer", default="title-fingerprint")
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--subset", action="append", help="only these sub-corpora")
     parser.add_argument("--warm", action="store_true", help="reuse the embedding / summary caches")

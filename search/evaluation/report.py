@@ -70,16 +70,22 @@ def plot_metric_vs_k(results: Results, metric: str, path: Path, scope: str = AVE
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    fig = Figure(figsize=(7, 4.5))
+    from matplotlib import colormaps
+
+    fig = Figure(figsize=(10, 4.8))
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
     all_ks: set[int] = set()
-    for name, per_subset in results.items():
+    # tab20 plus four line styles: up to 80 configurations stay distinguishable
+    palette = colormaps["tab20"].colors
+    styles = ("-", "--", "-.", ":")
+    for i, (name, per_subset) in enumerate(results.items()):
         values = per_subset.get(scope, {})
         ks = metric_ks(values, metric)
         if ks:
             all_ks.update(ks)
-            ax.plot(ks, [100 * values[f"{metric}@{k}"] for k in ks], marker="o", label=name)
+            ax.plot(ks, [100 * values[f"{metric}@{k}"] for k in ks], marker="o", markersize=3,
+                    color=palette[(2 * i) % 20 + (i // 10) % 2], linestyle=styles[(i // 20) % 4], label=name)
     ax.set_xscale("log", base=2)
     if all_ks:
         ax.set_xticks(sorted(all_ks), [str(k) for k in sorted(all_ks)])
@@ -88,7 +94,7 @@ def plot_metric_vs_k(results: Results, metric: str, path: Path, scope: str = AVE
     ax.set_title(f"{metric} vs k ({scope})")
     ax.grid(True, alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
     path = Path(path)
     fig.savefig(path, dpi=120)
