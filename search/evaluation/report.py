@@ -67,10 +67,9 @@ def table_by_k_markdown(results: Results, metric: str, scope: str = AVERAGE) -> 
 
 def plot_metric_vs_k(results: Results, metric: str, path: Path, scope: str = AVERAGE) -> Path:
     """PNG of ``metric@k`` against k (log2 axis), one line per configuration."""
+    from matplotlib import colormaps
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
-
-    from matplotlib import colormaps
 
     fig = Figure(figsize=(10, 4.8))
     FigureCanvasAgg(fig)
