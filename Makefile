@@ -52,6 +52,7 @@ demo: venv system-deps node
 	$(BIN)/legalsearch demo
 
 test: venv system-deps node
+	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -v $(PYTEST_ARGS)
 
 unit: venv
