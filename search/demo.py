@@ -49,3 +49,5 @@ def run(settings: Settings, index: str, echo: Callable[[str], None], embedder: s
             via = "" if hit.via == "retrieval" else f"   (via {hit.via})"
             snippet = " ".join(hit.text.split())[:150]
             echo(f"    {hit.rank}. {hit.citation}{via}\n       {snippet}...")
+    echo(f"\nTry your own: legalsearch search \"...\" --index {index}   (add --json for the full contract, "
+         f"`legalsearch explain` for the ranks behind each hit)")
