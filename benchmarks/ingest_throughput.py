@@ -18,10 +18,10 @@ import uuid
 from pathlib import Path
 
 from search.config import Settings
+from search.evaluation.harness import build_index
 from search.evaluation.legalbench import load_benchmark
-from search.evaluation.opensearch import build_index
 from search.evaluation.runner import EvalConfig
-from search.indexing import indices
+from search.index import indices
 from search.store import Store
 
 

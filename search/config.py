@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     node_heap: str = "1g"
     node_port: int = 9200
     node_user: str = "legalsearch"
+    system_path: str = Field(
+        default="/usr/local/bin:/usr/bin:/bin", validation_alias=AliasChoices("PATH"),
+        description="PATH handed to the node's launcher",
+    )
     java_home: Path | None = Field(
         default=None, validation_alias=AliasChoices("OPENSEARCH_JAVA_HOME", "LEGALSEARCH_JAVA_HOME")
     )

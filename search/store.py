@@ -1,47 +1,39 @@
-"""The one module that talks to OpenSearch.
+"""The one module that talks to OpenSearch (the only one that imports opensearch-py).
 
 Everything else builds request bodies as plain dicts (pure functions) and hands them here.
-Errors from opensearch-py are wrapped into `search.errors` with a message that says what to do.
+Every call goes through `Store._call`, which wraps opensearch-py's errors into
+`search.errors`: an unreachable node is a NodeError, a refusal a StoreError, each with a
+message that says what to do next. A `Store` is built once where a command starts (the
+`LegalSearch` client) and handed down.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from opensearchpy import OpenSearch, helpers
 from opensearchpy.exceptions import ConnectionError as OSConnectionError
-from opensearchpy.exceptions import NotFoundError, OpenSearchException, TransportError
+from opensearchpy.exceptions import NotFoundError, TransportError
 
 from search.config import Settings
 from search.errors import BulkError, NodeError, StoreError
+from search.node import process
 
 log = logging.getLogger(__name__)
 # opensearch-py logs every failed attempt with a traceback at WARNING; while waiting for a node
 # to come up those are expected, and our own errors carry the useful part.
 logging.getLogger("opensearch").setLevel(logging.ERROR)
 
-
-def _client(url: str, settings: Settings | None = None, timeout: float = 60.0) -> OpenSearch:
-    kwargs: dict[str, Any] = {"hosts": [url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
-    if settings is not None:
-        if settings.opensearch_user and settings.opensearch_password:
-            kwargs["http_auth"] = (settings.opensearch_user, settings.opensearch_password.get_secret_value())
-        if url.startswith("https"):
-            kwargs["verify_certs"] = settings.opensearch_verify_certs
-            kwargs["ssl_show_warn"] = settings.opensearch_verify_certs
-    return OpenSearch(**kwargs)
+_RAISE = object()  # sentinel: a 404 is an error unless the caller says what it means
 
 
 def resolve_url(settings: Settings) -> str:
     """OPENSEARCH_URL when set, else the local node started from this machine's node home."""
     if settings.opensearch_url:
         return settings.opensearch_url.rstrip("/")
-    from search.node import local
-
-    url = local.local_url(settings)
+    url = process.local_url(settings)
     if url:
         return url
     raise NodeError(
@@ -50,27 +42,18 @@ def resolve_url(settings: Settings) -> str:
     )
 
 
-def ping_url(url: str) -> bool:
-    try:
-        return bool(_client(url, timeout=3).ping())
-    except OpenSearchException:
-        return False
-
-
-def wait_for_health(url: str, timeout: float = 2.0, status: str = "yellow") -> bool:
-    try:
-        # opensearch-py takes a `timeout` param as its own request timeout, so the server-side
-        # wait goes in the path.
-        health = _client(url, timeout=timeout + 2).transport.perform_request(
-            "GET", f"/_cluster/health?wait_for_status={status}&timeout={max(int(timeout), 1)}s"
-        )
-    except OpenSearchException:
-        return False
-    return health.get("status") in ("green", "yellow") and not health.get("timed_out")
+def _client(url: str, settings: Settings, timeout: float) -> OpenSearch:
+    kwargs: dict[str, Any] = {"hosts": [url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
+    if settings.opensearch_user and settings.opensearch_password:
+        kwargs["http_auth"] = (settings.opensearch_user, settings.opensearch_password.get_secret_value())
+    if url.startswith("https"):
+        kwargs["verify_certs"] = settings.opensearch_verify_certs
+        kwargs["ssl_show_warn"] = settings.opensearch_verify_certs
+    return OpenSearch(**kwargs)
 
 
 class Store:
-    """A lazily connected OpenSearch client with the few operations legalsearch needs."""
+    """A lazily connected OpenSearch client with the operations legalsearch uses."""
 
     def __init__(self, settings: Settings, url: str | None = None):
         self.settings = settings
@@ -89,17 +72,21 @@ class Store:
             self._client = _client(self.url, self.settings, timeout=self.settings.request_timeout)
         return self._client
 
-    def _call(self, what: str, fn, *args, **kwargs):
+    def _call(self, what: str, fn, *args, missing: Any = _RAISE, **kwargs):
+        """Run one client call, wrapping its errors; `missing` is returned for a 404 when given."""
         try:
             return fn(*args, **kwargs)
+        except NotFoundError as e:
+            if missing is not _RAISE:
+                return missing
+            raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
         except OSConnectionError as e:
             raise NodeError(
                 f"cannot reach OpenSearch at {self.url} while trying to {what}: {e.info or e}. "
                 "Is the node running? (`legalsearch node status`)"
             ) from e
         except TransportError as e:
-            reason = _reason(e)
-            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {reason}") from e
+            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}") from e
 
     # ----------------------------------------------------------------- cluster
 
@@ -125,7 +112,8 @@ class Store:
 
     def indices(self, pattern: str = "*") -> list[dict]:
         return self._call(
-            "list indices", self.client.cat.indices, index=pattern, format="json", params={"expand_wildcards": "open"}
+            "list indices", self.client.cat.indices, index=pattern, format="json",
+            params={"expand_wildcards": "open"}, missing=[],
         )
 
     def analyze(self, body: dict, index: str | None = None) -> list[str]:
@@ -141,27 +129,11 @@ class Store:
         self._call(f"create index {name}", self.client.indices.create, index=name, body=body)
 
     def delete_index(self, name: str) -> bool:
-        try:
-            self._call(f"delete index {name}", self.client.indices.delete, index=name)
-        except StoreError as e:
-            if isinstance(e.__cause__, NotFoundError):
-                return False
-            raise
-        return True
+        """Delete `name`; False when there was no such index."""
+        return self._call(f"delete index {name}", self.client.indices.delete, index=name, missing=None) is not None
 
     def get_index(self, name: str) -> dict:
         return self._call(f"read index {name}", self.client.indices.get, index=name)
-
-    def aliases(self, name: str) -> dict:
-        try:
-            return self.client.indices.get_alias(name=name)
-        except NotFoundError:
-            return {}
-        except OpenSearchException as e:
-            raise StoreError(f"could not read alias {name}: {e}") from e
-
-    def update_aliases(self, actions: list[dict]) -> None:
-        self._call("update aliases", self.client.indices.update_aliases, body={"actions": actions})
 
     def put_index_template(self, name: str, body: dict) -> None:
         self._call(f"put index template {name}", self.client.indices.put_index_template, name=name, body=body)
@@ -186,22 +158,22 @@ class Store:
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
-        try:
-            for success, item in helpers.streaming_bulk(
+        results = self._call(
+            "send a bulk request", lambda: list(helpers.streaming_bulk(
                 self.client, actions, chunk_size=chunk_size, raise_on_error=False,
                 raise_on_exception=False, refresh=refresh, max_retries=3,
-            ):
-                if success:
-                    ok += 1
-                else:
-                    op = next(iter(item.values()))
-                    if op.get("status") == 404 and next(iter(item)) == "delete":
-                        ok += 1  # deleting what is already gone is success for idempotent re-runs
-                        continue
-                    failed_ids.append(str(op.get("_id")))
-                    errors.append(op.get("error") or op)
-        except OSConnectionError as e:
-            raise NodeError(f"lost the connection to OpenSearch at {self.url} during bulk indexing: {e}") from e
+            )),
+        )
+        for success, item in results:
+            if success:
+                ok += 1
+                continue
+            op = next(iter(item.values()))
+            if op.get("status") == 404 and next(iter(item)) == "delete":
+                ok += 1  # deleting what is already gone is success for idempotent re-runs
+                continue
+            failed_ids.append(str(op.get("_id")))
+            errors.append(op.get("error") or op)
         if failed_ids:
             first = errors[0]
             reason = first.get("reason") if isinstance(first, dict) else first
@@ -211,38 +183,18 @@ class Store:
             )
         return ok
 
-    def get(self, index: str, doc_id: str, routing: str | None = None) -> dict | None:
-        try:
-            return self.client.get(index=index, id=doc_id, routing=routing)["_source"]
-        except NotFoundError:
-            return None
-        except OpenSearchException as e:
-            raise StoreError(f"could not read {doc_id} from {index}: {e}") from e
-
-    def mget(self, index: str, ids: list[str]) -> list[dict]:
-        if not ids:
-            return []
-        result = self._call("fetch documents", self.client.mget, index=index, body={"ids": ids})
-        return [d["_source"] | {"_id": d["_id"]} for d in result["docs"] if d.get("found")]
-
     def index_document(self, index: str, doc_id: str | None, body: dict, refresh: bool | str = False) -> None:
-        self._call(f"index a document into {index}", self.client.index, index=index, id=doc_id, body=body, refresh=refresh)
-
-    def delete_by_query(self, index: str, query: dict, refresh: bool = True) -> int:
-        result = self._call(
-            f"delete from {index}", self.client.delete_by_query, index=index, body={"query": query},
-            refresh=refresh, conflicts="proceed",
-        )
-        return int(result.get("deleted", 0))
+        self._call(f"index a document into {index}", self.client.index, index=index, id=doc_id, body=body,
+                   refresh=refresh)
 
     def scan(self, index: str, query: dict, source: list[str] | bool = True) -> Iterator[dict]:
+        """Every hit of `query` (nothing when the index does not exist)."""
         body = {"query": query, "_source": source}
-        try:
-            yield from helpers.scan(self.client, index=index, query=body, preserve_order=False)
-        except NotFoundError:
-            return
-        except OpenSearchException as e:
-            raise StoreError(f"could not scan {index}: {e}") from e
+        hits = self._call(
+            f"scan {index}",
+            lambda: list(helpers.scan(self.client, index=index, query=body, preserve_order=False)), missing=[],
+        )
+        yield from hits
 
     # ----------------------------------------------------------------- search
 
@@ -254,11 +206,6 @@ class Store:
             params["explain"] = "true"
         return self._call(f"search {index}", self.client.search, index=index, body=body, params=params)
 
-    def timed_search(self, index: str, body: dict, pipeline: str | None = None) -> tuple[dict, float]:
-        start = time.perf_counter()
-        result = self.search(index, body, pipeline=pipeline)
-        return result, time.perf_counter() - start
-
     # ----------------------------------------------------------------- pipelines
 
     def put_search_pipeline(self, name: str, body: dict) -> None:
@@ -268,19 +215,9 @@ class Store:
         )
 
     def get_search_pipelines(self, name: str | None = None) -> dict:
+        """Pipelines by name (empty when none, or when `name` does not exist)."""
         path = f"/_search/pipeline/{name}" if name else "/_search/pipeline"
-        try:
-            return self.client.transport.perform_request("GET", path)
-        except NotFoundError:
-            return {}
-        except OpenSearchException as e:
-            raise StoreError(f"could not list search pipelines: {e}") from e
-
-    def delete_search_pipeline(self, name: str) -> None:
-        try:
-            self.client.transport.perform_request("DELETE", f"/_search/pipeline/{name}")
-        except NotFoundError:
-            pass
+        return self._call("list search pipelines", self.client.transport.perform_request, "GET", path, missing={})
 
 
 def _reason(e: TransportError) -> str:

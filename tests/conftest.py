@@ -42,12 +42,20 @@ def settings():
 
 
 @pytest.fixture(scope="session")
+def embedders():
+    """The models of the test session, loaded once (as the LegalSearch client does per process)."""
+    from search.embed import Embedders
+
+    return Embedders()
+
+
+@pytest.fixture(scope="session")
 def opensearch_url(settings):
-    from search import store as store_module
+    from search.node import probe
 
     if settings.opensearch_url:
         url = settings.opensearch_url
-        if not store_module.wait_for_health(url, timeout=30):
+        if not probe.wait_for_health(url, timeout=30):
             pytest.fail(f"OPENSEARCH_URL={url} does not answer with a yellow/green cluster")
         yield url
         return
@@ -60,9 +68,9 @@ def opensearch_url(settings):
             config = container.get_config()
             yield f"http://{config['host']}:{config['port']}"
         return
-    from search.node import local
+    from search.node import process
 
-    state = local.start(settings)
+    state = process.start(settings)
     yield state.url
 
 
@@ -73,12 +81,23 @@ def store(settings, opensearch_url):
     return Store(settings, url=opensearch_url)
 
 
+@pytest.fixture(scope="session")
+def run_ingest(settings, store, embedders):
+    """ingest(paths, options, **kw) on the session's store and models."""
+    from search.ingest import file_sources, ingest
+
+    def run(paths, options, **kw):
+        return ingest(file_sources(list(paths)), settings, options, store=store, embedders=embedders, **kw)
+
+    return run
+
+
 @pytest.fixture
 def index_name(store):
     """A fresh uuid-named index name per test, deleted afterwards."""
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    from search.indexing import indices
+    from search.index import indices
 
     store.delete_index(name)
     indices.delete(store, name)

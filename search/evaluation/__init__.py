@@ -1,6 +1,6 @@
-"""Evaluation harness: LegalBench-RAG metrics and loader, the project's gold set, reports and
-the runner that ties them to a retriever. Pure except for file reading / writing; nothing
-here talks to OpenSearch."""
+"""Evaluation: LegalBench-RAG metrics and loader, the project's gold set, reports, the runner that
+ties them to a retriever (pure), and `harness` + `compare`, which run them through the product's
+own ingestion and SearchService (the only modules here that reach OpenSearch, through it)."""
 
 from search.evaluation.gold import (
     GoldItem,

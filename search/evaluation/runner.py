@@ -148,6 +148,13 @@ class EvalConfig(BaseModel):
     embedder: str = "minilm"
 
 
+    def search_fields(self) -> dict[str, Any]:
+        """The query-side fields, by their SearchRequest names (every field but the index ones,
+        the label and `rerank`, whose "none" is spelled None here and "off" there)."""
+        skip = {*INDEX_FIELDS, "name", "description", "rerank", "rerank_depth"}
+        return {f: getattr(self, f) for f in type(self).model_fields if f not in skip}
+
+
 INDEX_FIELDS: tuple[str, ...] = ("chunker", "chunk_size", "summarizer", "embedder")
 """The config fields that change what is indexed; the others only change the query."""
 

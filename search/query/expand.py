@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from search.query.builder import Filters, ids_query
+from search.query.bodies import ids_query
+from search.query.models import Filters
 
 
 @dataclass

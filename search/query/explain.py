@@ -1,5 +1,6 @@
 """`legalsearch explain`: each hit's rank in the BM25, k-NN and identifier lists and its fused score.
 
+The search is planned by `SearchService.plan`, as `search` plans it (routing included).
 OpenSearch 2.19.1's neural-search has no explanation processor for hybrid queries (the node
 answers "Invalid processor type explanation_response_processor"), so each sub-query is run on its
 own with the same filters to get its ranking; the BM25 list carries OpenSearch's own `_explanation`
@@ -9,26 +10,26 @@ own with the same filters to get its ranking; the BM25 list carries OpenSearch's
 
 from __future__ import annotations
 
-from search.config import Settings
-from search.indexing.embeddings import get_embedder
-from search.query import builder, pipelines
-from search.query.identifiers import parse_identifiers
+from search.query import bodies
 from search.query.models import SearchRequest
-from search.query.service import SearchService, filters_for, pipeline_for
+from search.query.service import SearchService
 
-LIST_NAMES = {0: "bm25", 1: "knn", 2: "identifier"}
+LIST_NAMES = ("bm25", "knn", "identifier")
 
 
-def explain(settings: Settings, req: SearchRequest, depth: int = 100) -> dict:
-    service = SearchService(settings)
+def list_names(req: SearchRequest, n: int) -> list[str]:
+    """Names of a body's sub-query lists, in order (k-NN mode has no BM25 list)."""
+    skip = {"knn": "bm25", "bm25": "knn"}.get(req.mode)
+    return [name for name in LIST_NAMES if name != skip][:n]
+
+
+def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dict:
+    """The search `req` describes, planned exactly as `legalsearch search` plans it, with each hit's
+    rank in every sub-query list (run alone, at `depth`, under the same filters)."""
+    plan = service.plan(req)
     store = service.store
-    meta = service.index_meta(req.index)
-    refs = parse_identifiers(req.query)
-    filters = filters_for(req)
-    vector = get_embedder(meta.get("embedder", "minilm")).embed_query(req.query).tolist()
-    body = builder.search_body("hybrid", text=req.query, vector=vector, filters=filters, size=depth, refs=refs)
-    subs = builder.sub_queries(body)
-    names = [LIST_NAMES[i] for i in range(len(subs))]
+    subs = bodies.sub_queries(plan.body)
+    names = list_names(req, len(subs))
 
     ranks: dict[str, dict[str, int]] = {}
     bm25_explanations: dict[str, str] = {}
@@ -41,13 +42,9 @@ def explain(settings: Settings, req: SearchRequest, depth: int = 100) -> dict:
                 e = hit["_explanation"]
                 bm25_explanations[hit["_source"]["chunk_id"]] = f"{e['value']:.3f} = {e['description']}"
 
-    pipeline_name, pipeline_body = pipeline_for(req, len(subs))
-    pipelines.ensure_pipeline(store, pipeline_name, pipeline_body)
-    body["size"] = req.k
-    fused = store.search(req.index, body, pipeline=pipeline_name)["hits"]["hits"]
+    fused = service.run(plan, {**plan.body, "size": req.k})
     rows = []
-    for rank, hit in enumerate(fused, start=1):
-        src = hit["_source"]
+    for rank, (src, score) in enumerate(fused, start=1):
         list_ranks = ranks.get(src["chunk_id"], {})
         row = {
             "rank": rank,
@@ -55,21 +52,24 @@ def explain(settings: Settings, req: SearchRequest, depth: int = 100) -> dict:
             "section": src.get("section"),
             "doc_title": src.get("doc_title"),
             "version": src.get("version"),
-            "fused_score": hit["_score"],
+            "fused_score": score,
             "ranks": {name: list_ranks.get(name) for name in names},
             "bm25_explanation": bm25_explanations.get(src["chunk_id"]),
         }
-        if req.fusion == "rrf":
+        if req.fusion == "rrf" and plan.pipeline:
             row["rrf_by_hand"] = sum(1.0 / (req.rank_constant + r) for r in list_ranks.values() if r)
         rows.append(row)
-    return {"query": req.query, "pipeline": pipeline_name, "lists": names, "depth": depth,
-            "identifiers": [f"{r.kind} {r.label}" for r in refs], "hits": rows}
+    return {"query": req.query, "pipeline": plan.pipeline[0] if plan.pipeline else None, "lists": names,
+            "depth": depth, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
+            "routed_docs": list(plan.routed), "hits": rows}
 
 
 def render(result: dict) -> str:
     lists = result["lists"]
     head = f"{'#':>3}  {'fused':>8}  " + "  ".join(f"{n:>10}" for n in lists) + "  hit"
     lines = [f"query: {result['query']}  (pipeline {result['pipeline']}; ranks within the top {result['depth']})", head]
+    if result.get("routed_docs"):
+        lines.insert(1, "routed to: " + ", ".join(result["routed_docs"]))
     for row in result["hits"]:
         ranks = "  ".join(f"{row['ranks'][n] if row['ranks'][n] else '-':>10}" for n in lists)
         lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {ranks}  {row['chunk_id']} "

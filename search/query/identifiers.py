@@ -1,7 +1,7 @@
 """References written in a query ("section 21", "s.21A", "clause 14.3", "art. 7", "Allegato B").
 
 Embeddings lose them and BM25 alone confuses "21" with "21A" or "14.3" with "14.2"; these are
-matched exactly against the chunks' section labels instead (see builder.identifier_query).
+matched exactly against the chunks' section labels instead (see `search.query.bodies.identifier_query`).
 """
 
 from __future__ import annotations

@@ -1,27 +1,65 @@
-"""The query side's boundary records: what a caller asks and what comes back (CLI contract)."""
+"""The query side's boundary records: what a caller asks (`SearchRequest`, built once from the
+CLI options or the Python API's keywords) and what comes back (`SearchResponse`, the CLI's
+`--json` contract). The choices offered by the CLI come from the constants here."""
 
 from __future__ import annotations
 
-from datetime import date
-from typing import Literal
+from datetime import date, datetime
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from search.query.pipelines import DEFAULT_RANK_CONSTANT
+from search.query.fusion import DEFAULT_RANK_CONSTANT
+
+Mode = Literal["hybrid", "bm25", "knn"]
+Fusion = Literal["rrf", "normalization"]
+Normalization = Literal["min_max", "l2"]
+Routing = Literal["off", "filter", "boost", "auto"]
+Rerank = Literal["off", "e5", "cross-encoder"]
+MODES: tuple[str, ...] = get_args(Mode)
+FUSIONS: tuple[str, ...] = get_args(Fusion)
+ROUTINGS: tuple[str, ...] = get_args(Routing)
+RERANKERS: tuple[str, ...] = get_args(Rerank)
+
+
+class Filters(BaseModel):
+    """What narrows the candidates: the same clauses sit inside every sub-query, the routing
+    search and every expansion. `doc_keys` is set by document routing, never by a caller."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    as_of: date | None = None
+    jurisdictions: tuple[str, ...] = ()
+    doc_ids: tuple[str, ...] = ()
+    doc_types: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    doc_keys: tuple[str, ...] = ()
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _date(cls, value):
+        return value.date() if isinstance(value, datetime) else value
+
+
+REQUEST_FILTERS = tuple(name for name in Filters.model_fields if name != "doc_keys")
+"""The filter fields a request carries (the same names in both models)."""
 
 
 class SearchRequest(BaseModel):
+    """One search, as the CLI options and the Python API name it (field names = option names)."""
+
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     query: str
     index: str = "legalsearch"
     k: int = Field(10, ge=1, le=200)
-    mode: Literal["hybrid", "bm25", "knn"] = "hybrid"
+    mode: Mode = "hybrid"
     # Measured default (docs/results.md): min-max normalization weighting k-NN 0.7 / BM25 0.3 beat
     # equal-weight RRF on LegalBench and on the gold set; OpenSearch 2.19 rejects RRF weights.
-    fusion: Literal["rrf", "normalization"] = "normalization"
+    fusion: Fusion = "normalization"
     rank_constant: int = Field(DEFAULT_RANK_CONSTANT, ge=1)
-    normalization: Literal["min_max", "l2"] = "min_max"
+    normalization: Normalization = "min_max"
     weights: tuple[float, ...] = (0.3, 0.7)
     as_of: date | None = None
     jurisdictions: tuple[str, ...] = ()
@@ -29,9 +67,9 @@ class SearchRequest(BaseModel):
     doc_types: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
     groups: tuple[str, ...] = ()
-    routing: Literal["off", "filter", "boost", "auto"] = "auto"
+    routing: Routing = "auto"
     routing_docs: int = Field(3, ge=1, le=100)
-    rerank: Literal["off", "e5", "cross-encoder"] = "off"
+    rerank: Rerank = "off"
     rerank_model: str | None = None
     rerank_depth: int = Field(50, ge=1, le=500)
     rerank_threshold: float | None = None
@@ -45,6 +83,27 @@ class SearchRequest(BaseModel):
         if not v.strip():
             raise ValueError("the query is empty")
         return v
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _date(cls, value):
+        return value.date() if isinstance(value, datetime) else value
+
+    @field_validator("weights", mode="before")
+    @classmethod
+    def _weights(cls, value):
+        # "0.3,0.7" as typed on the command line
+        if isinstance(value, str):
+            try:
+                return tuple(float(x) for x in value.split(",") if x.strip())
+            except ValueError as e:
+                raise ValueError(f"expected comma-separated numbers, got {value!r}") from e
+        return value
+
+    @property
+    def filters(self) -> Filters:
+        """The request's filters (routing adds `doc_keys` to a copy at plan time)."""
+        return Filters(**{name: getattr(self, name) for name in REQUEST_FILTERS})
 
 
 class Hit(BaseModel):
@@ -84,3 +143,13 @@ class SearchResponse(BaseModel):
     mode: str = "hybrid"
     pipeline: str | None = None
     rerank: str | None = None
+
+
+CONTRACT_FIELDS = {
+    "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
+        "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
+        "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score"}},
+    "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
+    "mode": True, "pipeline": True, "rerank": True,
+}
+"""What `legalsearch search --json` prints of a SearchResponse (the CLI output contract)."""

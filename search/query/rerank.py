@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from search.embed.cache import embed_with_cache
 from search.errors import ConfigError
 
 
@@ -23,15 +24,11 @@ def passage_text(source: dict) -> str:
 class E5Rescorer:
     name = "e5"
 
-    def __init__(self, cache=None):
-        from search.indexing.embeddings import get_embedder
-
-        self._embedder = get_embedder("e5")
+    def __init__(self, embedder, cache=None):
+        self._embedder = embedder
         self._cache = cache
 
     def score(self, query: str, sources: list[dict]) -> list[float]:
-        from search.indexing.embeddings import embed_with_cache
-
         if not sources:
             return []
         q = self._embedder.embed_query(query)
@@ -63,19 +60,24 @@ class CrossEncoderReranker:
         return [float(x) for x in np.asarray(scores).reshape(-1)]
 
 
-_rerankers: dict[tuple[str, str | None], object] = {}
+class Rerankers:
+    """The second-stage models of one search service, loaded on first use and kept."""
 
+    def __init__(self, embedders, cache=None):
+        self._embedders = embedders
+        self._cache = cache
+        self._loaded: dict[tuple[str, str | None], object] = {}
 
-def get_reranker(name: str, model: str | None = None, cache=None):
-    key = (name, model)
-    if key not in _rerankers:
-        if name == "e5":
-            _rerankers[key] = E5Rescorer(cache)
-        elif name == "cross-encoder":
-            _rerankers[key] = CrossEncoderReranker(model)
-        else:
-            raise ConfigError(f"unknown reranker {name!r}; choose e5 or cross-encoder")
-    return _rerankers[key]
+    def get(self, name: str, model: str | None = None):
+        key = (name, model)
+        if key not in self._loaded:
+            if name == "e5":
+                self._loaded[key] = E5Rescorer(self._embedders.get("e5"), self._cache)
+            elif name == "cross-encoder":
+                self._loaded[key] = CrossEncoderReranker(model)
+            else:
+                raise ConfigError(f"unknown reranker {name!r}; choose e5 or cross-encoder")
+        return self._loaded[key]
 
 
 def rerank(reranker, query: str, sources: list[dict]) -> tuple[list[tuple[dict, float]], float]:

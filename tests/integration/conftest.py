@@ -10,12 +10,12 @@ from tests.conftest import SAMPLES
 
 
 @pytest.fixture(scope="session")
-def sample_index(settings, store):
-    from search.indexing import indices
-    from search.indexing.ingest import IngestOptions, ingest
+def sample_index(store, run_ingest):
+    from search.index import indices
+    from search.ingest import IngestOptions
 
     name = f"test-samples-{uuid.uuid4().hex[:8]}"
-    report = ingest([SAMPLES], settings, IngestOptions(index=name, embedder="e5"), store=store)
+    report = run_ingest([SAMPLES], IngestOptions(index=name, embedder="e5"))
     summary = report.summary()
     assert summary["failed"] == 0, summary["failures"]
     yield name, report
@@ -23,7 +23,7 @@ def sample_index(settings, store):
 
 
 @pytest.fixture(scope="session")
-def service(settings, store):
+def service(settings, store, embedders):
     from search.query.service import SearchService
 
-    return SearchService(settings.model_copy(update={"log_searches": False}), store=store)
+    return SearchService(settings.model_copy(update={"log_searches": False}), store, embedders)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from search.indexing import schema
+from search.index import schema
 
 
 @pytest.fixture(scope="module")

@@ -4,15 +4,17 @@ bulk errors with ids."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import uuid
 
 import pytest
 
-from search.documents import load_document
 from search.errors import BulkError
-from search.indexing import indices, schema
-from search.indexing.ingest import IngestOptions, _Writer, ingest
+from search.index import indices, schema
+from search.index.writer import IndexWriter
+from search.ingest import IngestOptions
+from search.load import load_document
 from tests.conftest import SAMPLES
 
 DATA_MODEL = [
@@ -61,10 +63,10 @@ def test_two_versions_side_by_side(store, sample_index):
     assert by_version == {"2019": {("2019-01-01", "2026-05-01")}, "2026": {("2026-05-01", None)}}
 
 
-def test_rerun_is_idempotent(settings, store, sample_index):
+def test_rerun_is_idempotent(run_ingest, store, sample_index):
     name, report = sample_index
     before = _chunks(store, name)
-    again = ingest([SAMPLES], settings, IngestOptions(index=name, embedder="e5"), store=store)
+    again = run_ingest([SAMPLES], IngestOptions(index=name, embedder="e5"))
     assert again.count("unchanged") == len(report.documents) and again.chunks == 0
     assert _chunks(store, name).keys() == before.keys()
 
@@ -81,17 +83,17 @@ def scratch(settings, store, tmp_path):
     indices.delete(store, name)
 
 
-def test_changed_document_replaces_its_chunks(settings, store, scratch):
+def test_changed_document_replaces_its_chunks(run_ingest, store, scratch):
     name, folder = scratch
     options = IngestOptions(index=name, embedder="e5")
-    ingest([folder], settings, options, store=store)
+    run_ingest([folder], options)
     nda = folder / "nda-acme-globex.txt"
     doc_id = load_document(nda).meta.doc_id
     old = _chunks(store, name, {"term": {"doc_id": doc_id}})
     # Cut the NDA to its first third: fewer chunks, and new text in the last one.
     text = nda.read_text()
     nda.write_text(text[: len(text) // 3] + "\n\n99. NEW CLAUSE\nThis clause was added in the amended text.\n")
-    report = ingest([folder], settings, options, store=store)
+    report = run_ingest([folder], options)
     assert report.count("ingested") == 1 and report.count("unchanged") == 1
     new = _chunks(store, name, {"term": {"doc_id": doc_id}})
     assert len(new) < len(old)
@@ -100,16 +102,16 @@ def test_changed_document_replaces_its_chunks(settings, store, scratch):
     assert all(c["doc_sha256"] == load_document(nda).doc_sha256 for c in new.values())
 
 
-def test_readers_see_old_or_new_chunks_never_both(settings, store, scratch):
+def test_readers_see_old_or_new_chunks_never_both(run_ingest, store, scratch):
     name, folder = scratch
-    ingest([folder], settings, IngestOptions(index=name, embedder="e5"), store=store)
+    run_ingest([folder], IngestOptions(index=name, embedder="e5"))
     doc = load_document(folder / "nda-acme-globex.txt")
     old = _chunks(store, name, {"term": {"doc_id": doc.meta.doc_id}})
     first_id = sorted(old)[0]
-    writer = _Writer(store, name)
+    writer = IndexWriter(store, name)
     writer.begin()
     replacement = dict(old[first_id], text="REPLACED TEXT", chunk_id=first_id)
-    record = {"doc_key": old[first_id]["doc_key"], "doc_sha256": "x", "settings_key": "y"}
+    record = {"doc_key": old[first_id]["doc_key"], "doc_sha256": "x", "settings_key": "y", "meta_sha256": "z"}
     writer.write(doc.meta.doc_id, record, [replacement])  # one new chunk, all others deleted
     during = store.search(name, {"size": 100, "query": {"term": {"doc_id": doc.meta.doc_id}}})["hits"]["hits"]
     assert {h["_id"] for h in during} == set(old)  # before the refresh: the old set, whole
@@ -119,7 +121,7 @@ def test_readers_see_old_or_new_chunks_never_both(settings, store, scratch):
     assert [(h["_id"], h["_source"]["text"]) for h in after] == [(first_id, "REPLACED TEXT")]
 
 
-def test_interrupted_run_resumes(settings, store, scratch):
+def test_interrupted_run_resumes(run_ingest, store, scratch):
     name, folder = scratch
     options = IngestOptions(index=name, embedder="e5", batch_chunks=1)
     calls = []
@@ -130,12 +132,12 @@ def test_interrupted_run_resumes(settings, store, scratch):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        ingest([folder], settings, options, store=store, progress=stop_after_first)
-    resumed = ingest([folder], settings, options, store=store)
+        run_ingest([folder], options, progress=stop_after_first)
+    resumed = run_ingest([folder], options)
     assert resumed.count("unchanged") == 1 and resumed.count("ingested") == 1
     clean = f"{name}-clean"
     try:
-        ingest([folder], settings, IngestOptions(index=clean, embedder="e5"), store=store)
+        run_ingest([folder], IngestOptions(index=clean, embedder="e5"))
         assert set(_chunks(store, name)) == set(_chunks(store, clean))
     finally:
         indices.delete(store, clean)
@@ -153,9 +155,37 @@ def test_bulk_failure_names_the_failing_ids(store, index_name):
     store.delete_index(concrete)
 
 
-def test_embedder_mismatch_is_refused(settings, store, sample_index):
+def test_embedder_mismatch_is_refused(run_ingest, sample_index):
     name, _ = sample_index
     from search.errors import ConfigError
 
     with pytest.raises(ConfigError, match="e5"):
-        ingest([SAMPLES / "nda-acme-globex.txt"], settings, IngestOptions(index=name, embedder="minilm"), store=store)
+        run_ingest([SAMPLES / "nda-acme-globex.txt"], IngestOptions(index=name, embedder="minilm"))
+
+
+def test_a_sidecar_only_change_reaches_every_chunk(run_ingest, store, scratch):
+    """Making a document private without touching its text must not leave it public."""
+    name, folder = scratch
+    options = IngestOptions(index=name, embedder="e5")
+    run_ingest([folder], options)
+    sidecar = folder / "nda-acme-globex.meta.json"
+    meta = json.loads(sidecar.read_text())
+    doc_id = meta["doc_id"]
+    assert all(c["public"] for c in _chunks(store, name, {"term": {"doc_id": doc_id}}).values())
+    sidecar.write_text(json.dumps({**meta, "public": False, "acl": ["deal-team"], "valid_to": "2030-01-01"}))
+    report = run_ingest([folder], options)
+    assert report.count("ingested") == 1 and report.count("unchanged") == 1
+    chunks = _chunks(store, name, {"term": {"doc_id": doc_id}}).values()
+    assert chunks and all(not c["public"] and c["acl"] == ["deal-team"] and c["valid_to"] == "2030-01-01"
+                          for c in chunks)
+    assert run_ingest([folder], options).count("unchanged") == 2
+
+
+def test_public_flag_does_not_override_an_explicit_false(run_ingest, store, scratch):
+    name, folder = scratch
+    sidecar = folder / "nda-acme-globex.meta.json"
+    meta = json.loads(sidecar.read_text())
+    sidecar.write_text(json.dumps({**meta, "public": False}))
+    run_ingest([folder], IngestOptions(index=name, embedder="e5", public_if_no_acl=True))
+    chunks = _chunks(store, name, {"term": {"doc_id": meta["doc_id"]}}).values()
+    assert chunks and not any(c["public"] for c in chunks)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from search.query import pipelines
+from search.query import fusion
 
 DOCS = {
     # id: (text, tag, vector) — vectors on the unit circle, so cosine order is easy to see.
@@ -72,8 +72,8 @@ def test_knn_query_with_efficient_filter(store, index_name):
 def test_hybrid_rrf_order_equals_rrf_by_hand(store, index_name):
     _create_fixture_index(store, index_name)
     k_rrf = 60
-    name = pipelines.rrf_pipeline_name(k_rrf)
-    store.put_search_pipeline(name, pipelines.rrf_pipeline_body(k_rrf))
+    name = fusion.rrf_pipeline_name(k_rrf)
+    store.put_search_pipeline(name, fusion.rrf_pipeline_body(k_rrf))
     assert name in store.get_search_pipelines(name)
 
     bm25 = {"match": {"text": "termination fees"}}
@@ -96,8 +96,8 @@ def test_hybrid_rrf_order_equals_rrf_by_hand(store, index_name):
 
 def test_normalization_pipeline(store, index_name):
     _create_fixture_index(store, index_name)
-    name = pipelines.normalization_pipeline_name("min_max", (0.3, 0.7))
-    store.put_search_pipeline(name, pipelines.normalization_pipeline_body("min_max", (0.3, 0.7)))
+    name = fusion.normalization_pipeline_name("min_max", (0.3, 0.7))
+    store.put_search_pipeline(name, fusion.normalization_pipeline_body("min_max", (0.3, 0.7)))
     bm25 = {"match": {"text": "termination"}}
     knn = {"knn": {"vector": {"vector": [0.0, 1.0], "k": 5}}}
     weights = (0.3, 0.7)

@@ -7,8 +7,8 @@ from datetime import date
 
 import pytest
 
-from search.query import builder, expand, pipelines
-from search.query.models import SearchRequest
+from search.query import expand, fusion
+from search.query.models import Filters, SearchRequest
 
 MODES = ("hybrid", "bm25", "knn")
 
@@ -50,8 +50,8 @@ def test_published_rrf_example_reproduced_by_the_pipeline(store, index_name):
              for q in (bm25, knn)]
     assert ranks[0] == ["X", "Z", "W"]
     assert ranks[1][:5] == ["Y", "W", "F1", "F2", "X"]
-    name = pipelines.rrf_pipeline_name(60)
-    store.put_search_pipeline(name, pipelines.rrf_pipeline_body(60))
+    name = fusion.rrf_pipeline_name(60)
+    store.put_search_pipeline(name, fusion.rrf_pipeline_body(60))
     fused = store.search(index_name, {"size": 4, "query": {"hybrid": {"queries": [bm25, knn]}}}, pipeline=name)
     assert [h["_id"] for h in fused["hits"]["hits"]] == ["W", "X", "Y", "Z"]
     assert fused["hits"]["hits"][0]["_score"] == pytest.approx(1 / 63 + 1 / 62, abs=1e-6)
@@ -71,9 +71,10 @@ def test_identifier_queries_return_the_section_first(service, sample_index, quer
 
 
 def test_clause_14_3_beats_14_2_in_every_mode_with_identifiers(service, sample_index):
-    for mode, fusion in (("hybrid", "normalization"), ("hybrid", "rrf"), ("bm25", "normalization")):
-        response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", mode=mode, fusion=fusion)
-        assert response.hits[0].section == "14.3", (mode, fusion)
+    for mode, fusion_name in (("hybrid", "normalization"), ("hybrid", "rrf"), ("bm25", "normalization")):
+        response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", mode=mode,
+                       fusion=fusion_name)
+        assert response.hits[0].section == "14.3", (mode, fusion_name)
     assert "clause 14.3" in ask(service, sample_index[0], "clause 14.3").identifiers
 
 
@@ -129,7 +130,7 @@ def test_expansion_applies_the_acl_too(store, service, sample_index):
     hit = dict(public["_source"], xref_chunk_ids=[secret], definition_chunk_ids=[secret],
                xrefs=[{"raw": "clause 99", "target": "99", "external": False, "resolved_chunk_ids": [secret]}])
     for groups, visible in (((), False), (("litigation-team",), True)):
-        result = expand.expand(store, name, [hit], builder.Filters(groups=groups), xrefs=True, definitions=True)
+        result = expand.expand(store, name, [hit], Filters(groups=groups), xrefs=True, definitions=True)
         assert (secret in {src["chunk_id"] for src, _ in result.ordered}) is visible
         assert bool(result.unfollowed) is not visible
 
@@ -146,18 +147,17 @@ def test_not_found_with_a_reason(service, sample_index):
     assert response.not_found and response.hits == [] and "filters" in response.not_found_reason
 
 
-def test_normalization_fusion_and_explain(settings, service, sample_index):
+def test_normalization_fusion_and_explain(service, sample_index):
     response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", fusion="normalization")
     assert response.pipeline.startswith("legalsearch-norm-v1") and response.hits[0].section == "14.3"
     from search.query.explain import explain
 
-    quiet = settings.model_copy(update={"log_searches": False})
-    result = explain(quiet, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3, fusion="rrf"))
+    result = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3, fusion="rrf"))
     top = result["hits"][0]
     assert result["lists"] == ["bm25", "knn", "identifier"]
     assert top["ranks"]["identifier"] == 1 and top["bm25_explanation"]
     assert top["fused_score"] == pytest.approx(top["rrf_by_hand"], abs=1e-4)
-    normalized = explain(quiet, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))
+    normalized = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))
     assert normalized["pipeline"].startswith("legalsearch-norm-v1") and "rrf_by_hand" not in normalized["hits"][0]
     assert normalized["hits"][0]["ranks"]["identifier"] == 1
 
@@ -169,10 +169,10 @@ def test_e5_rerank_reports_latency(service, sample_index):
     assert all(h.score is None for h in response.hits if h.via != "retrieval")
 
 
-def test_retrieval_log_record(settings, store, sample_index, index_name):
+def test_retrieval_log_record(settings, store, embedders, sample_index, index_name):
     from search.query.service import SearchService
 
-    logging_service = SearchService(settings.model_copy(update={"log_index": index_name + "-log"}), store=store)
+    logging_service = SearchService(settings.model_copy(update={"log_index": index_name + "-log"}), store, embedders)
     response = logging_service.search(SearchRequest(query="clause 14.3", index=sample_index[0], k=2))
     store.refresh(index_name + "-log")
     records = store.search(index_name + "-log", {"query": {"match_all": {}}})["hits"]["hits"]

@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 import cli
-from search import clidoc
+from search.tools import clidoc
 
 COMMANDS = [name for name, cmd in clidoc.commands(cli.main)]
 
@@ -20,7 +20,7 @@ def test_every_command_has_help_with_an_example(name):
 
 
 def test_cli_reference_is_current():
-    assert clidoc.main(["--check"]) == 0, "docs/cli.md is out of date: run `python -m search.clidoc`"
+    assert clidoc.is_current(cli.main), "docs/cli.md is out of date: run `legalsearch cli-reference`"
 
 
 def test_version_and_short_help():

@@ -1,0 +1,192 @@
+"""`LegalSearch`: the one public entry point of the Python API (the CLI is a thin layer over it).
+
+    from search import LegalSearch
+
+    ls = LegalSearch()                                   # OPENSEARCH_URL, or the local node
+    ls.ingest(["samples/corpus"], index="demo")          # files, folders, or Document objects
+    response = ls.search("What is the liability cap in clause 14.3?", index="demo", k=3)
+    for hit in response.hits:
+        print(hit.citation, hit.char_start, hit.char_end)
+
+The client owns what a process shares: the settings, one `Store` (the connection), the loaded
+models and the query service. Results are pydantic models with the fields of the CLI's `--json`
+contract; every failure is a `search.errors.LegalSearchError` whose message says what to do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr, ValidationError
+
+from search.config import Settings
+from search.embed import Embedders
+from search.errors import ConfigError, QueryError
+from search.index import indices
+from search.ingest import IngestOptions, IngestReport, file_sources, ingest, memory_sources
+from search.load import Document
+from search.query import fusion
+from search.query.explain import explain as explain_search
+from search.query.models import SearchRequest, SearchResponse
+from search.query.service import SearchService
+from search.store import Store
+
+
+def one_line(error: ValidationError, what: str) -> str:
+    """A pydantic error as one sentence per field: "bad search option 'k': Input should be ..."."""
+    parts = []
+    for e in error.errors():
+        where = ".".join(str(x) for x in e["loc"]) or "input"
+        parts.append(f"{where}: {e['msg']}")
+    return f"bad {what}: " + "; ".join(parts)
+
+
+class LegalSearch:
+    """A connection to one OpenSearch node or cluster, with legalsearch's ingestion and search.
+
+    Args:
+        settings: every knob (default: read from the environment, like the CLI).
+        url: OpenSearch URL (overrides OPENSEARCH_URL; default: the local node).
+        user, password: basic-auth credentials (override OPENSEARCH_USER / OPENSEARCH_PASSWORD).
+        index: the default logical index name (overrides LEGALSEARCH_INDEX).
+    """
+
+    def __init__(self, settings: Settings | None = None, *, url: str | None = None, user: str | None = None,
+                 password: str | None = None, index: str | None = None):
+        settings = settings or Settings()
+        updates: dict[str, Any] = {}
+        if url:
+            updates["opensearch_url"] = url
+        if user:
+            updates["opensearch_user"] = user
+        if password:
+            updates["opensearch_password"] = SecretStr(password)
+        if index:
+            updates["index"] = index
+        self.settings = settings.model_copy(update=updates) if updates else settings
+        self.store = Store(self.settings)
+        self.embedders = Embedders()
+        self._service: SearchService | None = None
+
+    @property
+    def service(self) -> SearchService:
+        """The query side (plans, runs, logs searches); built on first use."""
+        if self._service is None:
+            self._service = SearchService(self.settings, self.store, self.embedders)
+        return self._service
+
+    def _index(self, index: str | None) -> str:
+        return index or self.settings.index
+
+    # ----------------------------------------------------------------- ingest
+
+    def ingest(
+        self,
+        sources: Iterable[str | Path | Document] = (),
+        *,
+        manifest: str | Path | None = None,
+        index: str | None = None,
+        progress: Callable[[int], None] | None = None,
+        on_total: Callable[[int], None] | None = None,
+        metadata_override: Callable[[Path], dict | None] | None = None,
+        **options: Any,
+    ) -> IngestReport:
+        """Ingest files, folders and in-memory `Document`s into `index` (idempotent, resumable).
+
+        Args:
+            sources: paths (files or folders: txt, md, html, docx, pdf) and/or `Document`s.
+            manifest: a JSONL manifest (`path` + metadata fields per line).
+            index: logical index name (default: the settings' index).
+            progress: called with 1 after each document; `on_total(n)` once with the count.
+            **options: `IngestOptions` fields: chunker, chunk_size, summarizer, embedder,
+                public_if_no_acl, force, dry_run.
+
+        Returns:
+            The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
+        """
+        try:
+            opts = IngestOptions(index=self._index(index), **options)
+        except ValidationError as e:
+            raise ConfigError(one_line(e, "ingest option")) from e
+        items = list(sources)
+        documents = [s for s in items if isinstance(s, Document)]
+        paths = [Path(s) for s in items if not isinstance(s, Document)]
+        if not paths and not documents and manifest is None:
+            raise ConfigError("nothing to ingest: give at least one path, Document or manifest")
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise ConfigError(f"no such file or folder: {', '.join(missing)}")
+        all_sources = []
+        if paths or manifest is not None:
+            all_sources += file_sources(paths, Path(manifest) if manifest else None, metadata_override)
+        all_sources += memory_sources(documents)
+        return ingest(all_sources, self.settings, opts, store=None if opts.dry_run else self.store,
+                      embedders=self.embedders, progress=progress, on_total=on_total)
+
+    # ----------------------------------------------------------------- search
+
+    def request(self, question: str, **options: Any) -> SearchRequest:
+        """Validate a question and its options into the `SearchRequest` `search` would run.
+
+        Raises:
+            QueryError: an empty question or a bad option, in one line.
+        """
+        options = {k: v for k, v in options.items() if v is not None}
+        options["index"] = self._index(options.get("index"))
+        try:
+            return SearchRequest(query=question, **options)
+        except ValidationError as e:
+            raise QueryError(one_line(e, "search request")) from e
+
+    def search(self, question: str | SearchRequest, **options: Any) -> SearchResponse:
+        """Hybrid BM25 + k-NN search with filters inside every sub-query, routing, expansion and
+        citations.
+
+        Args:
+            question: the question (or a ready `SearchRequest`).
+            **options: `SearchRequest` fields: index, k, mode, fusion, weights, rank_constant,
+                as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
+                routing_docs, rerank, rerank_model, rerank_depth, rerank_threshold,
+                expand_xrefs, expand_definitions.
+
+        Returns:
+            Hits with citation, offsets and `via`; `not_found` (with a reason) when nothing passes.
+        """
+        req = question if isinstance(question, SearchRequest) else self.request(question, **options)
+        return self.service.search(req)
+
+    def explain(self, question: str | SearchRequest, *, depth: int = 100, **options: Any) -> dict:
+        """Each hit's rank in the BM25, k-NN and identifier lists and its fused score, for the
+        same plan `search` would run."""
+        req = question if isinstance(question, SearchRequest) else self.request(question, **options)
+        return explain_search(self.service, req, depth=depth)
+
+    # ----------------------------------------------------------------- index admin
+
+    def create_index(self, name: str | None = None, *, embedder: str = "minilm") -> dict:
+        """Create an index (idempotent); returns the `_meta` recording how it is built."""
+        return indices.create(self.store, self._index(name), self.embedders.get(embedder))
+
+    def delete_index(self, name: str) -> list[str]:
+        """Delete an index and its document registry; returns the concrete indices deleted."""
+        return indices.delete(self.store, name)
+
+    def list_indices(self) -> list[dict]:
+        """Every legalsearch index with its document and chunk counts."""
+        return indices.list_indices(self.store)
+
+    def index_info(self, name: str | None = None) -> dict:
+        """How an index was built and what it holds."""
+        return indices.info(self.store, self._index(name))
+
+    def install_pipelines(self, rank_constant: int = fusion.DEFAULT_RANK_CONSTANT) -> list[str]:
+        """Install (or update) the fusion search pipelines; returns their names."""
+        wanted = fusion.default_pipelines()
+        wanted[fusion.rrf_pipeline_name(rank_constant)] = fusion.rrf_pipeline_body(rank_constant)
+        return fusion.install_pipelines(self.store, wanted)
+
+    def list_pipelines(self) -> dict:
+        """The search pipelines on the node, by name."""
+        return self.store.get_search_pipelines()

@@ -1,0 +1,11 @@
+"""Shared by both sides, stage 5, embed: the dense embedders (MiniLM, multilingual e5) behind one
+interface, the per-process `Embedders` that loads each once, and the on-disk vector cache.
+
+Ingestion embeds passages (summary + heading + text); the query side embeds questions (search,
+routing, explain, e5 rescoring) with the model the index records in its `_meta`.
+"""
+
+from search.embed.cache import EmbeddingCache, embed_with_cache, text_key
+from search.embed.models import EMBEDDERS, Embedder, Embedders
+
+__all__ = ["EMBEDDERS", "Embedder", "Embedders", "EmbeddingCache", "embed_with_cache", "text_key"]

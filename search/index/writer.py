@@ -1,0 +1,60 @@
+"""Writing one index's chunks and registry records so that readers never see half a document.
+
+All chunks of a document are routed to one shard (routing = doc_id) and the chunks index does
+not refresh while a run writes (refresh_interval -1): a changed document's new chunks and the
+deletion of its stale ones become visible together at the final refresh. The registry record of
+a document is written after its chunks, so an interrupted run resumes by running it again.
+"""
+
+from __future__ import annotations
+
+from search.index import schema
+from search.store import Store
+
+
+class IndexWriter:
+    """Writes chunk documents and registry records for one index, hiding changes until `end`."""
+
+    def __init__(self, store: Store, name: str):
+        self.store = store
+        self.chunks = schema.concrete_name(name, "chunks")
+        self.docs = schema.concrete_name(name, "docs")
+        self.registry: dict[str, tuple[str, str, str]] = {}
+
+    def begin(self) -> None:
+        # Make what an interrupted run left visible, so stale chunks can be found and removed.
+        self.store.refresh(self.chunks)
+        self.store.refresh(self.docs)
+        self.registry = {
+            hit["_id"]: (hit["_source"].get("doc_sha256"), hit["_source"].get("settings_key"),
+                         hit["_source"].get("meta_sha256"))
+            for hit in self.store.scan(self.docs, {"match_all": {}},
+                                       source=["doc_sha256", "settings_key", "meta_sha256"])
+        }
+        self.store.put_settings(self.chunks, {"index": {"refresh_interval": "-1"}})
+
+    def unchanged(self, key: str, sha: str, settings_key: str, meta_sha: str) -> bool:
+        """True when the document's bytes, its metadata and the ingest settings are all as recorded."""
+        return self.registry.get(key) == (sha, settings_key, meta_sha)
+
+    def write(self, doc_id: str, doc_record: dict, sources: list[dict]) -> None:
+        key = doc_record["doc_key"]
+        new_ids = {s["chunk_id"] for s in sources}
+        old_ids = {hit["_id"] for hit in self.store.scan(self.chunks, {"term": {"doc_key": key}}, source=False)}
+        actions = [
+            {"_op_type": "index", "_index": self.chunks, "_id": s["chunk_id"], "_routing": doc_id, "_source": s}
+            for s in sources
+        ]
+        actions += [
+            {"_op_type": "delete", "_index": self.chunks, "_id": cid, "_routing": doc_id}
+            for cid in sorted(old_ids - new_ids)
+        ]
+        self.store.bulk(actions)
+        # The registry record last: a crash before this line leaves the document to be redone.
+        self.store.index_document(self.docs, key, doc_record)
+        self.registry[key] = (doc_record["doc_sha256"], doc_record["settings_key"], doc_record["meta_sha256"])
+
+    def end(self) -> None:
+        self.store.put_settings(self.chunks, {"index": {"refresh_interval": None}})
+        self.store.refresh(self.chunks)
+        self.store.refresh(self.docs)

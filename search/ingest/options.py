@@ -1,0 +1,64 @@
+"""How an ingest run chunks, summarizes and embeds (`IngestOptions`), and the settings key that
+makes re-runs idempotent: a document is re-done when its bytes or this key change."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from search.chunk import Chunker
+from search.embed import EMBEDDERS
+from search.index import records, schema
+from search.summarize import SUMMARIZERS
+
+# Characters per embedder token budget, and what the summary + heading take of the window.
+CHARS_PER_TOKEN = 4
+CONTEXT_RESERVE = 200
+
+
+class IngestOptions(BaseModel):
+    """One ingest run's settings (field names = the CLI's option names)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    index: str = "legalsearch"
+    chunker: Chunker = "structural"
+    chunk_size: int | None = Field(None, gt=0, description="recursive: 500; structural: from the embedder window")
+    summarizer: str = "title-fingerprint"
+    embedder: str = "minilm"
+    embed_parts: tuple[str, ...] = records.EMBED_PARTS
+    public_if_no_acl: bool = False
+    force: bool = False
+    dry_run: bool = False
+    batch_chunks: int = Field(256, gt=0)
+
+    @field_validator("summarizer")
+    @classmethod
+    def _summarizer(cls, value: str) -> str:
+        if value.strip().lower() not in SUMMARIZERS:
+            raise ValueError(f"unknown summarizer {value!r}; choose one of: {', '.join(SUMMARIZERS)}")
+        return value.strip().lower()
+
+    @field_validator("embedder")
+    @classmethod
+    def _embedder(cls, value: str) -> str:
+        if value not in EMBEDDERS:
+            raise ValueError(f"unknown embedder {value!r}; choose one of: {', '.join(EMBEDDERS)}")
+        return value
+
+    def chunk_limit(self, max_tokens: int) -> int:
+        if self.chunk_size:
+            return self.chunk_size
+        if self.chunker == "recursive":
+            return 500
+        return max(400, max_tokens * CHARS_PER_TOKEN - CONTEXT_RESERVE)
+
+    def settings_key(self, summarizer_key: str, max_tokens: int) -> str:
+        data = {
+            "schema": schema.SCHEMA_VERSION, "chunker": self.chunker, "limit": self.chunk_limit(max_tokens),
+            "summarizer": summarizer_key, "embedder": self.embedder, "parts": list(self.embed_parts),
+            "public_if_no_acl": self.public_if_no_acl,
+        }
+        return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

@@ -1,0 +1,221 @@
+"""Ingestion: documents -> load -> chunk -> summarize -> embed -> index, one batch at a time.
+
+Guarantees:
+- Idempotent: chunk ids are doc_id:version:position; a document whose fingerprint and ingest
+  settings are unchanged is skipped (the docs registry holds both).
+- Atomic replacement per document, and resumable after an interruption (see
+  `search.index.writer`).
+- Versions live side by side: another version is another doc_key with its own validity range.
+- Per-document errors are reported with the file (or in-memory document) and the reason; the
+  batch goes on.
+
+Inputs are files and folders (with sidecars or a JSONL manifest) and in-memory `Document`s; both
+become `Source`s, loaded one at a time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from search.chunk import CHUNKERS, chunk_document
+from search.config import Settings
+from search.documents.errors import DocumentError, MetadataError
+from search.documents.models import Chunk, ParsedDocument
+from search.embed import Embedders, EmbeddingCache, embed_with_cache
+from search.errors import BulkError, ConfigError
+from search.index import indices, records
+from search.index.writer import IndexWriter
+from search.ingest.options import CHARS_PER_TOKEN, IngestOptions
+from search.ingest.report import DocReport, IngestReport
+from search.load import Document, discover_documents, load_document, load_memory_document
+from search.parse import unresolved_refs
+from search.store import Store
+from search.summarize import SummaryCache, get_summarizer, summarize_cached
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One document to ingest: how reports name it, and how to load it."""
+
+    label: str
+    load: Callable[[], ParsedDocument]
+
+
+def file_sources(paths: Sequence[Path], manifest: Path | None = None,
+                 metadata_override: Callable[[Path], dict | None] | None = None) -> list[Source]:
+    """Files under `paths` (and the manifest's), each with its manifest entry and override."""
+    sources = []
+    for path, entry in discover_documents(list(paths), manifest):
+        override = metadata_override(path) if metadata_override else None
+        merged = {**(entry or {}), **override} if override else entry
+        sources.append(Source(str(path), lambda p=path, e=merged: load_document(p, manifest_entry=e)))
+    return sources
+
+
+def memory_sources(documents: Iterable[Document]) -> list[Source]:
+    return [Source(d.label, lambda d=d: load_memory_document(d)) for d in documents]
+
+
+@dataclass
+class _Pending:
+    doc: ParsedDocument
+    chunks: list[Chunk]
+    summary: str
+    embedded: list[str]
+    report: DocReport
+
+
+def ingest(
+    sources: Sequence[Source],
+    settings: Settings,
+    options: IngestOptions,
+    *,
+    store: Store | None,
+    embedders: Embedders,
+    progress: Callable[[int], None] | None = None,
+    on_total: Callable[[int], None] | None = None,
+) -> IngestReport:
+    """Ingest `sources` (see the module docstring); `store` may be None only for a dry run.
+    `progress(n)` is called per document."""
+    if options.chunker not in CHUNKERS:
+        raise ConfigError(f"unknown chunker {options.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
+    if store is None and not options.dry_run:
+        raise ConfigError("ingest needs a store unless it is a dry run")
+    started = time.perf_counter()
+    embedder = embedders.get(options.embedder)
+    summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
+    settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens)
+    limit = options.chunk_limit(embedder.max_tokens)
+    report = IngestReport(index=options.index, options={
+        "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
+        "embedder": options.embedder, "embed_parts": list(options.embed_parts), "settings_key": settings_key,
+        "dry_run": options.dry_run,
+    })
+    if on_total:
+        on_total(len(sources))
+    cache_dir = settings.cache_dir
+    summary_cache = SummaryCache(cache_dir / "summaries.sqlite")
+    vector_cache = EmbeddingCache(cache_dir / "embeddings.sqlite")
+
+    writer = None
+    if not options.dry_run:
+        indices.create(store, options.index, embedder, meta={
+            "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
+            "embed_parts": list(options.embed_parts),
+        })
+        meta = indices.require_meta(store, options.index)
+        if meta.get("embedder") != options.embedder:
+            raise ConfigError(
+                f"index {options.index!r} holds {meta.get('embedder')} vectors; ingest with --embedder "
+                f"{meta.get('embedder')} or into another index"
+            )
+        writer = IndexWriter(store, options.index)
+
+    pending: list[_Pending] = []
+    try:
+        if writer:
+            writer.begin()
+        for source in sources:
+            doc_report = DocReport(path=source.label)
+            report.documents.append(doc_report)
+            t0 = time.perf_counter()
+            try:
+                doc = source.load()
+                # --public only fills a gap: an explicit "public": false in the metadata stands.
+                if options.public_if_no_acl and not doc.meta.acl and "public" not in doc.meta.model_fields_set:
+                    doc = dataclasses.replace(doc, meta=doc.meta.model_copy(update={"public": True}))
+                doc_report.doc_key = records.doc_key(doc.meta.doc_id, doc.meta.version)
+                doc_report.flags = list(doc.flags)
+                if not doc.meta.acl and not doc.meta.public:
+                    doc_report.flags.append("unreadable:no-acl-and-not-public")
+                if writer and not options.force and writer.unchanged(doc_report.doc_key, doc.doc_sha256, settings_key,
+                                                                     records.meta_fingerprint(doc)):
+                    doc_report.status = "unchanged"
+                    report.timings["parse"] += time.perf_counter() - t0
+                    if progress:
+                        progress(1)
+                    continue
+                chunks = chunk_document(doc, options.chunker, max_chars=limit, recursive_size=limit)
+                doc_report.unresolved_refs = [r.raw for r in unresolved_refs(doc, chunks)]
+            except (DocumentError, MetadataError) as e:
+                doc_report.status, doc_report.error = "failed", str(e)
+                report.timings["parse"] += time.perf_counter() - t0
+                if progress:
+                    progress(1)
+                continue
+            t1 = time.perf_counter()
+            report.timings["parse"] += t1 - t0
+            summary = summarize_cached(summarizer, doc, summary_cache)
+            report.timings["summarize"] += time.perf_counter() - t1
+            embedded = [records.embedded_text(c, summary, options.embed_parts) for c in chunks]
+            pending.append(_Pending(doc, chunks, summary, embedded, doc_report))
+            if sum(len(p.chunks) for p in pending) >= options.batch_chunks:
+                _flush(pending, writer, embedder, vector_cache, settings_key, report, progress)
+                pending = []
+        _flush(pending, writer, embedder, vector_cache, settings_key, report, progress)
+    finally:
+        if writer:
+            t = time.perf_counter()
+            writer.end()
+            report.timings["index"] += time.perf_counter() - t
+        summary_cache.close()
+        vector_cache.close()
+    report.timings["total"] = time.perf_counter() - started
+    return report
+
+
+def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> None:
+    if not pending:
+        return
+    t0 = time.perf_counter()
+    texts = [t for p in pending for t in p.embedded]
+    routing_texts = [records.routing_text(p.doc, p.summary) for p in pending]
+    vectors = embed_with_cache(embedder, texts + routing_texts, cache)
+    token_counts = [_token_count(embedder, t) for t in texts]
+    t1 = time.perf_counter()
+    report.timings["embed"] += t1 - t0
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    offset = 0
+    for i, p in enumerate(pending):
+        n = len(p.chunks)
+        sources = [
+            records.chunk_source(
+                p.doc, chunk, summary=p.summary, embedded=p.embedded[j], vector=vectors[offset + j],
+                token_count=token_counts[offset + j], max_tokens=embedder.max_tokens,
+                chunker=report.options["chunker"], ingested_at=now,
+            )
+            for j, chunk in enumerate(p.chunks)
+        ]
+        p.report.chunks = n
+        p.report.over_window = sum(1 for s in sources if s["over_window"])
+        doc_record = records.doc_source(
+            p.doc, summary=p.summary, vector=vectors[len(texts) + i], settings_key=settings_key,
+            chunk_ids=[c.chunk_id for c in p.chunks], ingested_at=now,
+        )
+        if writer:
+            try:
+                writer.write(p.doc.meta.doc_id, doc_record, sources)
+                p.report.status = "ingested"
+            except BulkError as e:
+                p.report.status, p.report.error = "failed", f"{e} (failed ids: {', '.join(e.failed_ids[:5])})"
+        else:
+            p.report.status = "planned"
+        offset += n
+        if progress:
+            progress(1)
+    report.timings["index"] += time.perf_counter() - t1
+
+
+def _token_count(embedder, text: str) -> int:
+    try:
+        return embedder.count_tokens(text)
+    except Exception:  # a tokenizer quirk must not fail an ingest: estimate instead
+        return len(text) // CHARS_PER_TOKEN

@@ -1,0 +1,17 @@
+"""Stage 1, load: files (txt, md, html, docx, pdf; scanned pdf via OCR) and their metadata
+(sidecar or JSONL manifest) -> `ParsedDocument` (text, metadata, structure tree, flags).
+
+    doc = load_document("samples/corpus/master-services-agreement.txt")
+    files = discover_documents([Path("samples/corpus")])
+"""
+
+from search.load.discover import discover_documents
+from search.load.document import BatchResult, LoadFailure, build_document, load_document, load_documents
+from search.load.extract import SUPPORTED_EXTENSIONS
+from search.load.memory import Document, load_memory_document
+from search.load.metadata import build_meta, infer_metadata, read_manifest, read_sidecar
+
+__all__ = [
+    "SUPPORTED_EXTENSIONS", "BatchResult", "Document", "LoadFailure", "build_document", "build_meta", "discover_documents",
+    "infer_metadata", "load_document", "load_documents", "load_memory_document", "read_manifest", "read_sidecar",
+]

@@ -1,0 +1,179 @@
+"""Format loaders: file bytes -> extracted text, page spans, origin and flags.
+
+Text files keep Python's universal-newline reading (`open(path, encoding=...).read()`),
+BOM included, so offsets match what any other Python reader of the same file sees (the
+LegalBench-RAG spans are computed that way).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+from pathlib import Path
+
+from search.documents.errors import DocumentError
+from search.documents.models import PageSpan
+from search.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
+
+SUPPORTED_EXTENSIONS = (".txt", ".md", ".html", ".htm", ".docx", ".pdf")
+_WESTERN_ENCODINGS = ["cp1252", "iso8859_15", "latin_1", "mac_roman", "cp850", "utf_16", "utf_32"]
+_BLOCK_TAGS = ("p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article",
+               "table", "ul", "ol", "blockquote", "pre", "header", "footer", "title", "dt", "dd")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Extraction:
+    """What a loader got out of a file."""
+
+    text: str
+    pages: list[PageSpan]
+    origin: str = "digital"
+    flags: list[str] = dataclasses.field(default_factory=list)
+
+
+def extract_file(path: Path, data: bytes, language: str | None = None) -> Extraction:
+    """Pick the loader by extension and extract the text of one file.
+
+    Args:
+        path: the file (named in errors).
+        data: its bytes (already read, so that the caller hashes the same bytes).
+        language: "en" / "it" hint for OCR; None tries English and Italian together.
+
+    Raises:
+        DocumentError: unsupported extension, undecodable or corrupt file.
+    """
+    suffix = path.suffix.lower()
+    if suffix in (".txt", ".md"):
+        return extract_text_file(path, data)
+    if suffix in (".html", ".htm"):
+        return extract_html(path, data)
+    if suffix == ".docx":
+        return extract_docx(path, data)
+    if suffix == ".pdf":
+        return extract_pdf(path, data, language)
+    raise DocumentError(
+        f"{path}: unsupported file type {suffix or '(none)'}; supported: {', '.join(SUPPORTED_EXTENSIONS)}"
+    )
+
+
+def decode_bytes(path: Path, data: bytes) -> tuple[str, list[str]]:
+    """Decode text bytes: UTF-8 first, else the encoding charset-normalizer detects."""
+    if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DocumentError(f"{path}: looks like a binary file (NUL bytes), not text; convert it or remove it")
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    # the documents are English or Italian: prefer Western European code pages, where short
+    # texts are otherwise easily mistaken for cp1250 / cp1257 ("così" -> "coś")
+    best = from_bytes(data, cp_isolation=_WESTERN_ENCODINGS).best() or from_bytes(data).best()
+    if best is None or best.encoding is None:
+        raise DocumentError(f"{path}: cannot detect the text encoding; re-save the file as UTF-8")
+    return str(best), [f"encoding:{best.encoding}"]
+
+
+def _normalize_newlines(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def extract_text_file(path: Path, data: bytes) -> Extraction:
+    """Plain text / Markdown; form feeds (\\f) split pages when present."""
+    text, flags = decode_bytes(path, data)
+    text = _normalize_newlines(text)
+    return Extraction(text, _form_feed_pages(text), "digital", flags)
+
+
+def _form_feed_pages(text: str) -> list[PageSpan]:
+    if "\f" not in text:
+        return []
+    pages, start = [], 0
+    for number, match in enumerate(re.finditer("\f", text), start=1):
+        pages.append(PageSpan(number, start, match.start()))
+        start = match.end()
+    pages.append(PageSpan(len(pages) + 1, start, len(text)))
+    return pages
+
+
+def extract_html(path: Path, data: bytes) -> Extraction:
+    """HTML: visible text, one line per block element (p, li, h1-h6, tr, br, ...)."""
+    from bs4 import BeautifulSoup
+
+    raw, flags = decode_bytes(path, data)
+    soup = BeautifulSoup(raw, "html.parser")
+    for tag in soup(["script", "style", "noscript", "template", "head"]):
+        tag.decompose()
+    for tag in soup.find_all(_BLOCK_TAGS):
+        tag.insert_before("\n")
+        tag.insert_after("\n")
+    text = soup.get_text()
+    lines = [" ".join(line.split()) for line in _normalize_newlines(text).split("\n")]
+    text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+    return Extraction(text, [], "digital", flags)
+
+
+def extract_docx(path: Path, data: bytes) -> Extraction:
+    """DOCX: paragraphs and table rows in body order, one per line, blank line between blocks."""
+    try:
+        import docx
+        from docx.oxml.ns import qn
+
+        document = docx.Document(io.BytesIO(data))
+    except Exception as e:  # python-docx raises zipfile/lxml/KeyError errors on bad files
+        raise DocumentError(f"{path}: not a readable .docx file ({e.__class__.__name__}: {e}); "
+                            "re-save it from Word/LibreOffice or convert it to PDF") from e
+    blocks: list[str] = []
+    for element in document.element.body.iterchildren():
+        if element.tag == qn("w:p"):
+            text = "".join(node.text or "" for node in element.iter(qn("w:t")))
+            if text.strip():
+                blocks.append(text.strip())
+        elif element.tag == qn("w:tbl"):
+            for row in element.iter(qn("w:tr")):
+                cells = ["".join(t.text or "" for t in cell.iter(qn("w:t"))).strip() for cell in row.iter(qn("w:tc"))]
+                if any(cells):
+                    blocks.append(" | ".join(cells))
+    return Extraction("\n\n".join(blocks), [], "digital", [])
+
+
+def extract_pdf(path: Path, data: bytes, language: str | None = None) -> Extraction:
+    """PDF with a text layer via pypdf; pages with (almost) no text are OCR'd instead.
+
+    Triage: fewer than `SCANNED_CHARS_PER_PAGE` non-space characters per page on average
+    means a scan (a text layer of page numbers or a stamp does not count).
+    """
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(io.BytesIO(data), strict=False)
+        if reader.is_encrypted:
+            raise DocumentError(f"{path}: the PDF is encrypted; remove the password and try again")
+        texts = [page.extract_text() or "" for page in reader.pages]
+    except DocumentError:
+        raise
+    except (PdfReadError, ValueError, KeyError, TypeError, OSError) as e:
+        raise DocumentError(f"{path}: corrupt or unreadable PDF ({e.__class__.__name__}: {e}); "
+                            "re-export it or provide a text version") from e
+    if not texts:
+        raise DocumentError(f"{path}: the PDF has no pages")
+    visible = sum(len("".join(t.split())) for t in texts)
+    if visible / len(texts) < SCANNED_CHARS_PER_PAGE:
+        lang = tesseract_languages(language)
+        return _join_pages(ocr_pdf_pages(path, language), "ocr", ["ocr", f"ocr_lang:{lang}"])
+    return _join_pages([_normalize_newlines(t) for t in texts], "digital", [])
+
+
+def _join_pages(texts: list[str], origin: str, flags: list[str]) -> Extraction:
+    parts, pages, pos = [], [], 0
+    for number, text in enumerate(texts, start=1):
+        text = text.strip("\n")
+        if parts:
+            parts.append("\n\n")
+            pos += 2
+        pages.append(PageSpan(number, pos, pos + len(text)))
+        parts.append(text)
+        pos += len(text)
+    return Extraction("".join(parts), pages, origin, flags)

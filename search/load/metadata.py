@@ -1,0 +1,190 @@
+"""Document metadata: sidecars, manifests, validation messages and inference.
+
+Precedence, field by field: an explicit `DocumentMeta` > the manifest entry > the sidecar
+(`x.meta.json`, or `x.txt.meta.json`) > inference from the text and file name. Inferred
+fields are listed in `DocumentMeta.inferred` (and as "inferred:<field>" flags).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from search.documents.errors import MetadataError
+from search.documents.models import DocumentMeta
+
+SIDECAR_SUFFIX = ".meta.json"
+
+_EN_STOP = frozenset("the of and to in is that for shall be by this with or any as are on such".split())
+_IT_STOP = frozenset("il di e che la del della per non in le un una dei delle alla al gli sono".split())
+_DOC_TYPE_RULES = (
+    ("nda", re.compile(r"(?i)\bnon[- ]disclosure agreement\b|\bconfidentiality agreement\b|\bNDA\b"
+                       r"|\baccordo di riservatezza\b")),
+    ("internal_note", re.compile(r"(?i)\bprivileged\b.{0,80}\bconfidential\b|\binternal (?:note|memo)\b"
+                                 r"|\bmemorandum\b|\bnota interna\b")),
+    ("privacy_policy", re.compile(r"(?i)\bprivacy (?:policy|notice|statement)\b|\binformativa (?:sulla )?privacy\b"
+                                  r"|\bpersonal information we collect\b")),
+    ("statute", re.compile(r"(?m)^.{0,40}\bAct \d{4}\b|\bBE IT ENACTED\b|\bdecreto legislativo\b|\bgazzetta ufficiale\b")),
+    ("contract", re.compile(r"(?i)\bagreement\b|\bcontract\b|\bcontratto\b|\bconvenzione\b")),
+)
+
+
+def sidecar_paths(path: Path) -> list[Path]:
+    """Candidate sidecars of a document: `x.meta.json`, then `x.txt.meta.json`."""
+    return [path.with_name(path.stem + SIDECAR_SUFFIX), path.with_name(path.name + SIDECAR_SUFFIX)]
+
+
+def is_sidecar(path: Path) -> bool:
+    """True for metadata files that must never be ingested as documents."""
+    return path.name.endswith(SIDECAR_SUFFIX)
+
+
+def read_sidecar(path: Path) -> dict[str, Any] | None:
+    """The raw sidecar dict of a document, or None when it has none.
+
+    Raises:
+        MetadataError: the sidecar exists but is not a JSON object.
+    """
+    for candidate in sidecar_paths(path):
+        if candidate.is_file():
+            try:
+                data = json.loads(candidate.read_text(encoding="utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError) as e:
+                raise MetadataError(f"{candidate}: not valid JSON ({e}); fix the sidecar or remove it") from e
+            if not isinstance(data, dict):
+                raise MetadataError(f"{candidate}: a sidecar must be one JSON object with metadata fields")
+            return data
+    return None
+
+
+def read_manifest(manifest: Path) -> list[tuple[Path, dict[str, Any]]]:
+    """Entries of a JSONL manifest: (resolved path, metadata fields without "path").
+
+    Relative paths are resolved against the manifest's folder.
+
+    Raises:
+        MetadataError: unreadable manifest, a line that is not a JSON object, or no "path".
+    """
+    try:
+        lines = manifest.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise MetadataError(f"{manifest}: cannot read the manifest ({e})") from e
+    entries = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise MetadataError(f"{manifest}:{number}: not valid JSON ({e})") from e
+        if not isinstance(data, dict) or not isinstance(data.get("path"), str):
+            raise MetadataError(f"{manifest}:{number}: each line needs a JSON object with a \"path\" string")
+        fields = {k: v for k, v in data.items() if k != "path"}
+        target = Path(data["path"])
+        entries.append((target if target.is_absolute() else manifest.parent / target, fields))
+    return entries
+
+
+def build_meta(fields: dict[str, Any], source: str) -> DocumentMeta:
+    """Validate metadata fields into a `DocumentMeta`.
+
+    Args:
+        fields: raw metadata (sidecar / manifest / inferred values merged).
+        source: the file the fields come from, named in error messages.
+
+    Raises:
+        MetadataError: naming `source` and every bad field, e.g.
+            "contract.meta.json: field 'valid_to': valid_to 2019-01-01 is before valid_from ...".
+    """
+    try:
+        return DocumentMeta.model_validate(fields)
+    except ValidationError as e:
+        problems = []
+        for error in e.errors():
+            field = ".".join(str(p) for p in error["loc"]) or _range_field(error["msg"])
+            message = error["msg"].removeprefix("Value error, ")
+            if error["type"] == "extra_forbidden":
+                message = "unknown field (not part of DocumentMeta); remove it or fix its spelling"
+            problems.append(f"field '{field}': {message}")
+        raise MetadataError(f"{source}: " + "; ".join(problems)) from e
+
+
+def _range_field(message: str) -> str:
+    return "valid_to" if "valid_to" in message else "metadata"
+
+
+def infer_metadata(text: str, path: str | Path) -> dict[str, Any]:
+    """Guess doc_id, title, language and doc_type from the text and the file name.
+
+    Returns:
+        {"doc_id", "title", "language", "doc_type"}: every inferable field; the caller keeps
+        only those the metadata lacks and records them in `inferred`.
+    """
+    path = Path(path)
+    return {
+        "doc_id": re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "document",
+        "title": _infer_title(text, path),
+        "language": infer_language(text),
+        "doc_type": infer_doc_type(text),
+    }
+
+
+def infer_language(text: str) -> str:
+    """"it" or "en", by counting frequent function words in the first 20,000 characters."""
+    words = re.findall(r"[a-zàèéìòù]+", text[:20_000].lower())
+    english = sum(1 for w in words if w in _EN_STOP)
+    italian = sum(1 for w in words if w in _IT_STOP)
+    return "it" if italian > english else "en"
+
+
+def infer_doc_type(text: str) -> str:
+    """A doc_type from keywords of the first 3,000 characters ("other" when none fits)."""
+    head = text[:3000]
+    for doc_type, pattern in _DOC_TYPE_RULES:
+        if pattern.search(head):
+            return doc_type
+    return "other"
+
+
+def _infer_title(text: str, path: Path) -> str:
+    for line in text[:3000].splitlines():
+        line = " ".join(line.replace("\ufeff", "").split())
+        if 3 <= len(line) <= 120 and any(c.isalpha() for c in line) and not line.lower().startswith("exhibit"):
+            return line.rstrip(".:")
+    return re.sub(r"[-_]+", " ", path.stem).strip().capitalize() or path.name
+
+
+def merge_metadata(
+    text: str,
+    path: Path,
+    sidecar: dict[str, Any] | None,
+    manifest_entry: dict[str, Any] | None,
+    source: str | None = None,
+) -> DocumentMeta:
+    """Sidecar and manifest fields (manifest wins), then inference for what is missing.
+    `source` names the origin in error messages (default: the sidecar, manifest or file)."""
+    fields: dict[str, Any] = dict(sidecar or {})
+    fields.update(manifest_entry or {})
+    source = source or _source_name(path, sidecar, manifest_entry)
+    guessed = infer_metadata(text, path)
+    inferred = list(fields.get("inferred") or [])
+    for name in ("doc_id", "title", "language", "doc_type"):
+        if fields.get(name) in (None, ""):
+            fields[name] = guessed[name]
+            if name not in inferred:
+                inferred.append(name)
+    fields["inferred"] = inferred
+    return build_meta(fields, source)
+
+
+def _source_name(path: Path, sidecar: dict | None, manifest_entry: dict | None) -> str:
+    if manifest_entry:
+        return f"{path} (manifest entry)"
+    if sidecar is not None:
+        existing = [p for p in sidecar_paths(path) if p.is_file()]
+        return str(existing[0]) if existing else str(path)
+    return str(path)

@@ -1,0 +1,32 @@
+"""Is a node up? Two HTTP probes the node's lifecycle needs before any client exists.
+
+They use the standard library on purpose: `search.store` (the one module that imports
+opensearch-py) sits above the node layer, and a start-up wait needs nothing but a GET.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+
+def _get(url: str, timeout: float) -> dict | None:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:  # noqa: S310 (loopback / configured URL)
+            return json.loads(response.read().decode("utf-8") or "{}")
+    except (urllib.error.URLError, OSError, ValueError):
+        return None
+
+
+def ping(url: str, timeout: float = 3.0) -> bool:
+    """True when `url` answers its root endpoint like an OpenSearch node."""
+    body = _get(url.rstrip("/") + "/", timeout)
+    return bool(body) and "version" in body
+
+
+def wait_for_health(url: str, timeout: float = 2.0, status: str = "yellow") -> bool:
+    """True when the cluster reaches `status` (or better) within `timeout` seconds."""
+    wait = max(int(timeout), 1)
+    body = _get(f"{url.rstrip('/')}/_cluster/health?wait_for_status={status}&timeout={wait}s", timeout + 2)
+    return bool(body) and body.get("status") in ("green", "yellow") and not body.get("timed_out")

@@ -1,0 +1,228 @@
+"""A real single-node OpenSearch assembled from Maven Central, without Docker.
+
+Layout under `Settings.node_home` (printed by `legalsearch node status`):
+
+    dist/opensearch-<version>/   the assembled distribution (bin, lib, modules, plugins, config)
+    data/                        index data (survives stop/start and re-installs)
+    logs/                        the node's logs; <cluster>.log is the one to read on failure
+    node.json                    url, ports, pid and version of the node last started
+
+The node refuses to run as root, so when invoked as root it runs as a system user
+(`Settings.node_user`, created on first install).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import socket
+import subprocess
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from search.config import Settings
+from search.errors import NodeError
+from search.node import probe
+from search.node.assembly import dist_dir, install, is_installed, java_home
+
+log = logging.getLogger(__name__)
+
+CLUSTER_NAME = "legalsearch-local"
+
+
+@dataclass
+class NodeState:
+    url: str
+    http_port: int
+    transport_port: int
+    pid: int
+    version: str
+    home: str
+
+
+def log_file(settings: Settings) -> Path:
+    return settings.node_home / "logs" / f"{CLUSTER_NAME}.log"
+
+
+def state_file(settings: Settings) -> Path:
+    return settings.node_home / "node.json"
+
+
+def read_state(settings: Settings) -> NodeState | None:
+    path = state_file(settings)
+    if not path.is_file():
+        return None
+    try:
+        return NodeState(**json.loads(path.read_text()))
+    except (ValueError, TypeError):
+        return None
+
+
+def local_url(settings: Settings) -> str | None:
+    """URL of the local node if one was started from this node home and still runs."""
+    state = read_state(settings)
+    if state and _pid_alive(state.pid):
+        return state.url
+    return None
+
+
+# --------------------------------------------------------------------------- start / stop
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _free_port(preferred: int, avoid: set[int] = frozenset()) -> int:
+    if preferred not in avoid and _port_free(preferred):
+        return preferred
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _ensure_user(name: str) -> None:
+    if subprocess.run(["id", "-u", name], capture_output=True).returncode == 0:
+        return
+    proc = subprocess.run(
+        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name],
+        capture_output=True, text=True,
+    )
+    if proc.returncode != 0:
+        raise NodeError(f"could not create the system user {name!r} the node runs as: {proc.stderr.strip()}")
+
+
+def _write_config(settings: Settings, http_port: int, transport_port: int) -> None:
+    config = dist_dir(settings) / "config"
+    yml = {
+        "cluster.name": CLUSTER_NAME,
+        "node.name": "local-1",
+        "discovery.type": "single-node",
+        "network.host": "127.0.0.1",
+        "http.port": http_port,
+        "transport.port": transport_port,
+        "path.data": str(settings.node_home / "data"),
+        "path.logs": str(settings.node_home / "logs"),
+        # A developer laptop or CI disk may be fuller than OpenSearch's 85 % watermark.
+        "cluster.routing.allocation.disk.threshold_enabled": "false",
+    }
+    (config / "opensearch.yml").write_text("".join(f"{k}: {v}\n" for k, v in yml.items()))
+    (config / "jvm.options.d").mkdir(exist_ok=True)
+    heap = settings.node_heap
+    (config / "jvm.options.d" / "heap.options").write_text(f"-Xms{heap}\n-Xmx{heap}\n")
+
+
+def start(settings: Settings, timeout: float = 180.0) -> NodeState:
+    """Start the node (installing it first if needed) and wait until it answers. Idempotent."""
+    state = read_state(settings)
+    if state and _pid_alive(state.pid) and probe.ping(state.url):
+        return state
+    if not is_installed(settings):
+        install(settings)
+    home = settings.node_home
+    for sub in ("data", "logs"):
+        (home / sub).mkdir(parents=True, exist_ok=True)
+    pid_file = home / "logs" / "opensearch.pid"
+    _stop_stray(pid_file)
+    http_port = _free_port(settings.node_port)
+    transport_port = _free_port(settings.node_port + 100, avoid={http_port})
+    _write_config(settings, http_port, transport_port)
+
+    env = {
+        "PATH": settings.system_path,
+        "OPENSEARCH_JAVA_HOME": str(java_home(settings)),
+        "OPENSEARCH_PATH_CONF": str(dist_dir(settings) / "config"),
+        "HOME": str(home),
+        "LANG": "C.UTF-8",
+    }
+    cmd = [str(dist_dir(settings) / "bin" / "opensearch"), "-d", "-p", str(pid_file)]
+    if os.geteuid() == 0:
+        _ensure_user(settings.node_user)
+        subprocess.run(["chown", "-R", f"{settings.node_user}:", str(home)], check=True)
+        cmd = ["runuser", "-u", settings.node_user, "--", "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
+    stderr_log = home / "logs" / "startup.err"
+    with stderr_log.open("w") as err:
+        proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=dist_dir(settings))
+    if proc.returncode != 0:
+        raise NodeError(
+            f"the node did not start (exit {proc.returncode}).\n{_tail(stderr_log)}{_tail(log_file(settings))}"
+            f"Logs: {stderr_log} and {log_file(settings)}"
+        )
+    url = f"http://127.0.0.1:{http_port}"
+    started = time.monotonic()
+    deadline = started + timeout
+    pid = None
+    while time.monotonic() < deadline:
+        if pid is None and pid_file.is_file() and pid_file.read_text().strip():
+            pid = int(pid_file.read_text().strip())
+        # The daemonized launcher returns before the JVM writes its pid file; a JVM that dies
+        # during bootstrap never writes it (or removes it), so both cases mean a crash.
+        crashed = (pid is not None and not _pid_alive(pid)) or (pid is None and time.monotonic() - started > 60)
+        if crashed:
+            raise NodeError(
+                f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(log_file(settings))}"
+                f"Logs: {stderr_log} and {log_file(settings)}"
+            )
+        if probe.wait_for_health(url, timeout=2.0):
+            state = NodeState(url, http_port, transport_port, pid or 0, settings.node_version, str(home))
+            state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
+            return state
+        time.sleep(0.5)
+    raise NodeError(f"the node did not answer within {timeout:.0f}s.\n{_tail(log_file(settings))}Log: {log_file(settings)}")
+
+
+def stop(settings: Settings, timeout: float = 60.0) -> bool:
+    """Stop the node if it runs; returns whether one was stopped."""
+    state = read_state(settings)
+    if not state or not state.pid or not _pid_alive(state.pid):
+        state_file(settings).unlink(missing_ok=True)
+        return False
+    _terminate(state.pid, timeout)
+    state_file(settings).unlink(missing_ok=True)
+    return True
+
+
+def _stop_stray(pid_file: Path) -> None:
+    """A node from this home that runs without a node.json (an interrupted start) holds the data
+    lock; stop it so the new one can start."""
+    if pid_file.is_file() and pid_file.read_text().strip().isdigit():
+        pid = int(pid_file.read_text().strip())
+        if _pid_alive(pid):
+            log.warning("stopping a node left running from an interrupted start (pid %d)", pid)
+            _terminate(pid)
+    pid_file.unlink(missing_ok=True)
+
+
+def _terminate(pid: int, timeout: float = 60.0) -> None:
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and _pid_alive(pid):
+        time.sleep(0.2)
+    if _pid_alive(pid):
+        os.kill(pid, signal.SIGKILL)
+
+
+def _tail(path: Path, lines: int = 15) -> str:
+    if not path.is_file():
+        return ""
+    text = path.read_text(errors="replace").splitlines()[-lines:]
+    return "".join(f"  | {line}\n" for line in text)

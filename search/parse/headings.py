@@ -1,0 +1,464 @@
+"""Heading candidates and how each is judged (the first half of the structure parser).
+
+One regex pass finds heading candidates at "soft line starts" (start of a line, or after a
+run of 3+ spaces: MAUD-style text puts "Section 6.2" mid-line after wide gaps). Each
+candidate is then judged here: keyword headings ("Section 21", "Art. 5 – Durata",
+"SCHEDULE 2") need a heading-like continuation; bare numbers ("14.3", "21A", "1-bis")
+and list markers ("(a)", "(iv)", "a)") must either look like a heading or continue the
+numbering already open (so "10 Business Days" at the start of a wrapped line, "1. January"
+and "1.000,00" stay prose). `search.parse.tree` nests what is accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from search.parse.numbering import (
+    alpha_value,
+    follows_letter,
+    follows_numeric,
+    is_roman,
+    roman_value,
+    split_numeric,
+)
+
+_LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies"
+
+
+KEYWORDS = {
+    "part": "part", "parte": "part", "chapter": "chapter", "capo": "chapter",
+    "article": "article", "articolo": "article", "art.": "article",
+    "section": "section", "sec.": "section", "§": "section", "clause": "clause",
+    "schedule": "schedule", "annex": "schedule", "exhibit": "schedule", "appendix": "schedule",
+    "attachment": "schedule", "allegato": "schedule",
+}
+
+
+_KW_ALT = "|".join(
+    sorted({w.upper() for w in KEYWORDS} | {w.capitalize() for w in KEYWORDS}, key=len, reverse=True)
+).replace(".", r"\.")
+
+
+HEADING_RE = re.compile(
+    r"(?m)(?:^|(?<=[ \t]{3}))[ \t\ufeff]*(?:\#{1,6}[ \t]+)?(?:"
+    r"(?P<special>WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|Background|PREMESSE|Premesse|PREMESSO|Premesso"
+    r"|IN WITNESS WHEREOF|In [Ww]itness [Ww]hereof|LETTO, CONFERMATO E SOTTOSCRITTO|Letto, confermato e sottoscritto"
+    r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
+    r"|Ai sensi e per gli effetti|Ai sensi degli|TABLE OF CONTENTS|Table of Contents|CONTENTS|INDICE|SOMMARIO)\b"
+    rf"|(?P<kw>{_KW_ALT})[ \t]*(?P<kwlabel>\d{{1,3}}(?:\.\d{{1,3}}){{0,3}}(?:[A-Z]{{1,2}}(?![A-Za-z]))?"
+    rf"(?:[- ]?(?:{_LATIN})(?![a-z]))?|[IVXLC]{{1,7}}(?![A-Za-z])|[A-Z](?![A-Za-z]))"
+    rf"|(?P<dec>\d{{1,3}}(?:\.\d{{1,3}}){{0,4}})(?P<suf>[A-Z]{{1,2}}|-?(?:{_LATIN}))?(?P<dp>[.)])?(?=[ \t\n]|$)"
+    r"|\([ ]?(?P<par>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3}[A-Z]{0,2})[ ]?\)(?=[ \t\n]|$)"
+    r"|(?P<rpar>[a-z]{1,3})\)(?=[ \t])"
+    r"|(?P<ldot>[A-Z]|[a-z]|[IVX]{2,5}|[ivx]{2,5})\.(?=[ \t])"
+    r")"
+)
+
+
+_SOFT_END_RE = re.compile(r"\n|[ \t]{3}")
+
+
+_SENTENCE_BREAK_RE = re.compile(r"[.:](?=\s+[\"“(A-Z0-9])")
+
+
+_MONTHS = re.compile(
+    r"(?i)(january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|gennaio|febbraio|marzo|aprile|maggio|giugno|luglio|agosto|settembre|ottobre|novembre|dicembre)\b"
+)
+
+
+_DEFINITIONS_TITLE = re.compile(
+    r"(?i)^(definitions?|defined terms|interpretation|definizioni|definizioni e interpretazione)\b"
+)
+
+
+_STOPWORDS = frozenset(
+    "a an and as at by for from in into of on or the to with e ed di del della dei delle degli il "
+    "lo la le gli per tra fra da dal dalla al alla ai agli un una".split()
+)
+
+
+_FIXED_RANKS = {"schedule": 0, "part": 10, "chapter": 20, "article": 30, "section": 40, "clause": 45}
+
+
+_TOC_MAX_CHARS = 40_000
+
+
+@dataclass(slots=True)
+class OpenNode:
+    """A node while the tree is being built (mutable; frozen at the end)."""
+
+    kind: str
+    label: str | None
+    title: str | None
+    heading: str | None
+    start: int
+    style: str
+    rank: float
+    dynamic: bool = False
+    special: bool = False
+    end: int = -1
+    label_raw: str = ""
+    children: list[OpenNode] = field(default_factory=list)
+
+
+class HeadingJudge:
+    """Judges heading candidates; remembers numbering per style and the table of contents."""
+
+    def __init__(self, text: str, language: str, unit_word: str):
+        self.text = text
+        self.language = language
+        self.unit_word = unit_word
+        self.last_by_style: dict[str, str] = {}
+        self.toc_keys: set[tuple[str, str]] | None = None
+        self.toc_start = 0
+        self.seen_recitals = False
+
+    def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
+        text = self.text
+        start = match.start()
+        while text[start] in " \t\ufeff#":
+            start += 1
+        groups = match.groupdict()
+        if groups["special"]:
+            return self._special(match, start, stack)
+        if self.toc_keys is not None and start - self.toc_start > _TOC_MAX_CHARS:
+            self.toc_keys = None
+        if groups["kw"]:
+            node = self._keyword(match, start, stack)
+        elif groups["dec"]:
+            node = self._decimal(match, start, stack)
+        else:
+            node = self._marker(match, start, stack)
+        if node is None or self.toc_keys is None:
+            return node
+        key = (node.kind, node.label or "")
+        if key in self.toc_keys:  # the body restarts: first heading seen twice
+            self.toc_keys = None
+            return node
+        self.toc_keys.add(key)
+        return None
+
+    # -- candidates -------------------------------------------------------------------
+    def _special(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
+        word = match.group("special")
+        rest, rest_end = _rest_of_line(self.text, match.end())
+        upper = word.upper()
+        if upper in ("TABLE OF CONTENTS", "CONTENTS", "INDICE", "SOMMARIO"):
+            if len(rest) <= 30:
+                self.toc_keys, self.toc_start = set(), start
+            return None
+        self.toc_keys = None
+        if upper.startswith("AI SENSI"):
+            window = self.text[match.end():match.end() + 200]
+            if "1341" not in window:
+                return None
+            return OpenNode("signature", None, None, clean_heading(self.text[start:rest_end]), start, "special", 0,
+                         special=True)
+        if upper.startswith(("IN WITNESS", "LETTO", "SIGNED", "THIS AGREEMENT")):
+            if len(stack) > 1 and stack[1].kind == "signature":
+                return None  # one signature block, however many "Signed by" lines
+            return OpenNode("signature", None, None, clean_heading(self.text[start:rest_end]), start, "special", 0,
+                         special=True)
+        if self.seen_recitals:
+            return None
+        if upper in ("RECITALS", "BACKGROUND", "PREMESSE") and len(rest.strip(":. ")) > 0:
+            return None  # "Background information is ..." is prose, not the recitals heading
+        self.seen_recitals = True
+        heading_end = start + len(word) if upper in ("WHEREAS", "PREMESSO") else rest_end
+        return OpenNode("recitals", None, None, clean_heading(self.text[start:heading_end]), start, "special", 0,
+                     special=True)
+
+    def _keyword(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
+        text = self.text
+        word = match.group("kw").lower()
+        kind = KEYWORDS[word]
+        label = _normalize_label(match.group("kwlabel"))
+        pos = match.end()
+        nxt = text[pos] if pos < len(text) else "\n"
+        if not (nxt.isspace() or nxt in ".:-–—)"):
+            return None  # "Section 4.1(b) of ...", "Article 9, as ..."
+        if kind == "schedule" and "." in label:
+            return None  # SEC filing numbers: "Exhibit 10.1"
+        if self._wrapped(start):
+            return None
+        title, title_end, heading_like = _title_after(text, pos, keyword=True)
+        if title is None and not heading_like:
+            return None
+        depth = label.count(".") + 1 if label[:1].isdigit() else 1
+        rank = _FIXED_RANKS[kind] + (0 if kind == "schedule" else min(depth - 1, 3))
+        if title and _DEFINITIONS_TITLE.match(title) and kind in ("article", "section", "clause"):
+            kind = "definitions"
+        heading = clean_heading(text[start:max(title_end, pos)])
+        return OpenNode(kind, label, title, heading, start, f"kw:{kind}", rank)
+
+    def _decimal(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
+        text = self.text
+        number, suffix = match.group("dec"), match.group("suf") or ""
+        parts = number.split(".")
+        if any(len(p) == 3 and i > 0 for i, p in enumerate(parts)) or parts[0].startswith("0"):
+            return None  # "1.000" is an amount, "0.5" a quantity
+        label = number + (("-" + suffix.lstrip("-")) if suffix.lstrip("-") in _LATIN.split("|") else suffix)
+        pos = match.end()
+        rest_start = _skip_blanks(text, pos)
+        if rest_start < len(text) and (text[rest_start].islower() or _MONTHS.match(text, rest_start)):
+            return None
+        if self._wrapped(start):
+            return None
+        depth = len(parts)
+        style = f"dec{depth}"
+        continues = self._continues_decimal(label, depth, stack)
+        title, title_end, heading_like = _title_after(text, pos, keyword=False)
+        if not continues and not heading_like:
+            return None
+        if not match.group("dp") and depth == 1 and not suffix and not heading_like:
+            return None  # a bare "12 " needs a heading-like line (statute style "21 Recovery ...")
+        kind = self._decimal_kind(label, depth, stack)
+        if kind in ("comma", "paragraph") and not (title and title.isupper()):
+            title, title_end = None, pos
+        if title and _DEFINITIONS_TITLE.match(title) and kind in ("article", "section", "clause"):
+            kind = "definitions"
+        self.last_by_style[style] = label
+        heading = clean_heading(text[start:max(title_end, pos)])
+        return OpenNode(kind, label, title, heading, start, style, 50 + depth)
+
+    def _marker(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
+        groups = match.groupdict()
+        if groups["par"]:
+            raw, form = groups["par"], "par"
+        elif groups["rpar"]:
+            raw, form = groups["rpar"], "rpar"
+        else:
+            raw, form = groups["ldot"], "ldot"
+            rest_start = _skip_blanks(self.text, match.end())
+            if rest_start >= len(self.text) or not self.text[rest_start].isupper() or self._wrapped(start):
+                return None
+        if raw[0].isdigit():
+            style = f"{form}:num"
+            first_ok = split_numeric(raw) is not None and split_numeric(raw)[0] == (1,) and not raw[1:].isalpha()
+            open_node = _open_of_style(stack, style)
+            if not (first_ok or (open_node and follows_numeric(open_node.label_raw, raw))):
+                return None
+        else:
+            style, ok = _letter_style(raw, form, stack)
+            if not ok:
+                return None
+        label = f"({raw})" if form == "par" else f"{raw})" if form == "rpar" else f"{raw}."
+        title = None
+        title_end = match.end()
+        inline = _inline_title(self.text, match.end())
+        if inline:
+            title, title_end = inline
+        heading = clean_heading(self.text[start:title_end])
+        return OpenNode("paragraph", label, title, heading, start, style, 90, dynamic=True, label_raw=raw)
+
+    # -- helpers ------------------------------------------------------------------------
+    def _continues_decimal(self, label: str, depth: int, stack: list[OpenNode]) -> bool:
+        split = split_numeric(label)
+        if split is None:
+            return False
+        parts, suffix = split
+        if parts[-1] == 1 and not suffix:
+            return True
+        prev = self.last_by_style.get(f"dec{depth}")
+        if prev and follows_numeric(prev, label):
+            return True
+        if depth > 1:
+            for entry in reversed(stack):
+                if entry.style == f"dec{depth - 1}" or (entry.style.startswith("kw:") and entry.label):
+                    parent = split_numeric(entry.label or "")
+                    return bool(parent) and parent[0] == parts[:-1] and parts[-1] <= 2
+        return False
+
+    def _decimal_kind(self, label: str, depth: int, stack: list[OpenNode]) -> str:
+        # the node this heading will hang under once _attach has closed what it closes
+        anchor = next((e for e in reversed(stack) if not e.dynamic and not e.special and e.rank < 50 + depth),
+                      None)
+        if anchor is not None and anchor.kind == "document":
+            anchor = None
+        if self.language == "it":
+            if anchor is not None and anchor.kind in ("article", "definitions") and anchor.style.startswith("kw"):
+                return "comma"
+            if anchor is not None and anchor.kind == "schedule":
+                return "paragraph"
+            return "article" if depth == 1 else "comma"
+        if anchor is None or anchor.kind in ("part", "chapter"):
+            return self.unit_word
+        if anchor.kind == "schedule":
+            return "paragraph"
+        if anchor.style.startswith("kw") and anchor.kind in ("section", "clause", "definitions", "article"):
+            parent = split_numeric(anchor.label or "")
+            own = split_numeric(label)
+            if anchor.kind == "article" or (parent and own and parent[0] == own[0][:-1]):
+                return self.unit_word
+            return "paragraph"
+        return self.unit_word
+
+    def _wrapped(self, start: int) -> bool:
+        """True when `start` begins a hard-wrapped continuation line of a sentence."""
+        text = self.text
+        if start == 0 or text[start - 1] != "\n":
+            j = start - 1
+            while j >= 0 and text[j] in " \t":
+                j -= 1
+            if j < 0 or text[j] != "\n":
+                return False
+            start = j + 1
+        if start < 2 or text[start - 2] == "\n":
+            return False
+        prev_start = text.rfind("\n", 0, start - 1) + 1
+        prev_line = text[prev_start:start - 1].rstrip()
+        return len(prev_line) >= 60 and (prev_line[-1].islower() or prev_line[-1] == ",")
+
+
+def _letter_style(raw: str, form: str, stack: list[OpenNode]) -> tuple[str, bool]:
+    case = "upper" if raw.isupper() else "lower"
+    alpha_style, roman_style = f"{form}:alpha:{case}", f"{form}:roman:{case}"
+    open_alpha = _open_of_style(stack, alpha_style)
+    open_roman = _open_of_style(stack, roman_style)
+    if alpha_value(raw) > 0 and open_alpha and follows_letter(open_alpha.label_raw, raw, roman=False):
+        return alpha_style, True
+    if is_roman(raw):
+        if open_roman and follows_letter(open_roman.label_raw, raw, roman=True):
+            return roman_style, True
+        if roman_value(raw) == 1:
+            return roman_style, True
+        if len(raw) > 1:
+            return roman_style, False
+    if alpha_value(raw) == 1:
+        return alpha_style, True
+    return alpha_style, False
+
+
+def _open_of_style(stack: list[OpenNode], style: str) -> OpenNode | None:
+    for entry in reversed(stack):
+        if not entry.dynamic:
+            return None
+        if entry.style == style:
+            return entry
+    return None
+
+
+def _rest_of_line(text: str, pos: int) -> tuple[str, int]:
+    found = _SOFT_END_RE.search(text, pos, pos + 400)
+    end = found.start() if found else min(len(text), pos + 400)
+    return text[pos:end], end
+
+
+def _skip_blanks(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t":
+        pos += 1
+    return pos
+
+
+def _title_after(text: str, pos: int, keyword: bool) -> tuple[str | None, int, bool]:
+    """Find the title after a heading label: (title, end offset of title, heading-like?)."""
+    begin = pos
+    while begin < len(text) and text[begin] in " \t.:-–—":
+        begin += 1
+    rest, rest_end = _rest_of_line(text, begin)
+    if not rest.strip():
+        # the title may be on the next soft line ("ARTICLE 1\nDEFINITIONS", MAUD gaps)
+        nxt = begin
+        while nxt < len(text) and text[nxt] in " \t\n":
+            nxt += 1
+        if nxt >= len(text) or text.count("\n", begin, nxt) > 2 or _starts_marker(text, nxt):
+            return None, pos, True
+        rest, rest_end = _rest_of_line(text, nxt)
+        begin = nxt
+        stripped = rest.strip()
+        if stripped and len(stripped) <= 120 and _title_like(stripped, whole_line=True):
+            return stripped.rstrip(".:"), begin + len(rest.rstrip()), True
+        inline = _inline_title(text, begin)
+        if inline:
+            return inline[0], inline[1], True
+        return None, pos, True
+    if keyword and rest[:1] == "(":
+        close = rest.find(")")
+        if 0 < close <= 80:
+            return rest[1:close].strip(), begin + close + 1, True
+    stripped = rest.rstrip()
+    at_line_end = rest_end >= len(text) or text[rest_end] == "\n"
+    if at_line_end and _continues_on_next_line(text, stripped, rest_end):
+        at_line_end = False  # hard-wrapped prose: "1. Clause 14.3 of the Agreement is amended by the"
+    if len(stripped) <= 120 and not _SENTENCE_BREAK_RE.search(stripped.rstrip(".")):
+        if _title_like(stripped, whole_line=at_line_end) or (keyword and at_line_end):
+            return stripped.rstrip(".:").strip(), begin + len(stripped), True
+    inline = _inline_title(text, begin)
+    if inline:
+        return inline[0], inline[1], True
+    if keyword and stripped[:1].isupper() and not _MONTHS.match(stripped):
+        return None, pos, True
+    return None, pos, False
+
+
+def _continues_on_next_line(text: str, line: str, line_end: int) -> bool:
+    """True when the next line reads as the rest of this line's sentence."""
+    nxt = line_end + 1
+    if nxt >= len(text) or text[nxt] == "\n" or line[-1:] in ".;:!?" or line.isupper():
+        return False
+    first = text[nxt:nxt + 1]
+    if first.islower():
+        return True
+    return len(line) >= 60 and not _starts_marker(text, nxt)
+
+
+def _starts_marker(text: str, pos: int) -> bool:
+    match = HEADING_RE.match(text, pos)
+    return bool(match) and not match.group("special")
+
+
+def _inline_title(text: str, pos: int) -> tuple[str, int] | None:
+    """"LICENSE. Subject to ..." / "Access and Investigation. During ..." -> the short title."""
+    begin = _skip_blanks(text, pos)
+    window = text[begin:begin + 100]
+    found = _SENTENCE_BREAK_RE.search(window)
+    if not found:
+        return None
+    prefix = window[:found.start()].strip()
+    if not prefix or "\n" in prefix or len(prefix.split()) > 10 or not prefix[0].isupper():
+        return None
+    if prefix.isupper() or _title_case_ratio(prefix) >= 0.7:
+        return prefix, begin + found.start() + 1
+    return None
+
+
+def _title_like(line: str, whole_line: bool) -> bool:
+    if not line or not (line[0].isupper() or line[0] in "\"“[(" or line[0].isdigit()):
+        return False
+    letters = [c for c in line if c.isalpha()]
+    if letters and all(c.isupper() for c in letters):
+        return True
+    words = line.split()
+    if _title_case_ratio(line) >= 0.7 and len(words) <= 14:
+        return True
+    return whole_line and len(words) <= 14 and line[-1] not in ".;,:"
+
+
+def _title_case_ratio(line: str) -> float:
+    words = [w.strip("\"“”(),;:'’") for w in line.split()]
+    content = [w for w in words if w and w.lower() not in _STOPWORDS and w[0].isalpha()]
+    if not content:
+        return 0.0
+    return sum(1 for w in content if w[0].isupper()) / len(content)
+
+
+def unit_word(text: str, language: str) -> str:
+    if language == "it":
+        return "article"
+    clause = len(re.findall(r"\b[Cc]lauses? \d", text))
+    section = len(re.findall(r"\b[Ss]ections? \d", text))
+    return "clause" if clause > section else "section"
+
+
+def _normalize_label(label: str) -> str:
+    label = label.strip()
+    match = re.match(rf"^(\d[\d.]*)[- ]?({_LATIN})$", label)
+    if match:
+        return f"{match.group(1)}-{match.group(2)}"
+    return label
+
+
+def clean_heading(heading: str) -> str:
+    return " ".join(heading.split())

@@ -1,0 +1,122 @@
+"""Structure parser: headings of contracts, statutes and Italian contratti -> a node tree.
+
+Candidates are found and judged in `search.parse.headings`; accepted headings are nested here
+with a stack: keyword levels have fixed ranks (part > chapter > article > section > clause >
+1 > 1.1 > 1.1.1), list styles nest in order of appearance. Offsets are exact; a text without
+headings becomes a list of paragraphs.
+"""
+
+from __future__ import annotations
+
+import re
+
+from search.documents.models import StructureNode
+from search.parse.headings import HEADING_RE, HeadingJudge, OpenNode, unit_word
+
+STRUCTURAL_KINDS = frozenset(
+    {"part", "chapter", "article", "section", "clause", "schedule", "recitals", "definitions",
+     "preamble", "signature"}
+)
+
+
+def parse_structure(text: str, language: str = "en") -> StructureNode:
+    """Parse headings into a tree of `StructureNode`s with exact character offsets.
+
+    Args:
+        text: the full extracted document text.
+        language: "en" or "it" (decides how bare numbers are named: Italian "1." inside an
+            article is a comma; English "14.3" is a clause or a section, whichever word the
+            document itself uses more in its references).
+
+    Returns:
+        The root node (kind "document", 0..len(text)). Without any heading the children
+        are the text's paragraphs (kind "paragraph").
+    """
+    root = OpenNode("document", None, None, None, 0, "root", -1.0)
+    stack: list[OpenNode] = [root]
+    state = HeadingJudge(text, language, unit_word(text, language))
+    for match in HEADING_RE.finditer(text):
+        node = state.judge(match, stack)
+        if node is not None:
+            _attach(node, stack)
+    if not root.children:
+        return _paragraph_tree(text)
+    _add_preamble(root, text)
+    return _freeze(root, text, len(text))
+
+
+def has_structure(tree: StructureNode) -> bool:
+    """True when the parser found at least two labelled structural units."""
+    count = 0
+    for node in tree.walk():
+        if node.kind in STRUCTURAL_KINDS and node.label is not None:
+            count += 1
+            if count >= 2:
+                return True
+    return False
+
+
+def _attach(node: OpenNode, stack: list[OpenNode]) -> None:
+    if node.dynamic:
+        for i in range(len(stack) - 1, 0, -1):
+            entry = stack[i]
+            if not entry.dynamic:
+                break
+            if entry.style == node.style:
+                for closed in stack[i:]:
+                    closed.end = node.start
+                del stack[i:]
+                break
+    else:
+        while len(stack) > 1:
+            top = stack[-1]
+            if top.dynamic or top.special or top.rank >= node.rank:
+                top.end = node.start
+                stack.pop()
+            else:
+                break
+    stack[-1].children.append(node)
+    stack.append(node)
+
+
+def _add_preamble(root: OpenNode, text: str) -> None:
+    first = root.children[0].start
+    lead = text[:first]
+    stripped = lead.lstrip(" \t\n\r\ufeff\f")
+    if stripped.strip():
+        begin = len(lead) - len(stripped)
+        preamble = OpenNode("preamble", None, None, None, begin, "special", 0, special=True, end=first)
+        root.children.insert(0, preamble)
+
+
+def _freeze(node: OpenNode, text: str, parent_end: int) -> StructureNode:
+    end = node.end if node.end >= 0 else parent_end
+    if node.kind != "document":
+        while end > node.start and text[end - 1].isspace():
+            end -= 1
+    children = []
+    for i, child in enumerate(node.children):
+        if child.end < 0:
+            child.end = node.children[i + 1].start if i + 1 < len(node.children) else end
+        children.append(_freeze(child, text, end))
+    return StructureNode(node.kind, node.label, node.title, node.heading, node.start, end, children)
+
+
+def _paragraph_tree(text: str) -> StructureNode:
+    separator = re.compile(r"\n[ \t]*\n\s*") if "\n\n" in text or re.search(r"\n[ \t]+\n", text) else re.compile(r"\n\s*")
+    children = []
+    pos = 0
+    for match in separator.finditer(text):
+        _append_paragraph(children, text, pos, match.start())
+        pos = match.end()
+    _append_paragraph(children, text, pos, len(text))
+    return StructureNode("document", None, None, None, 0, len(text), children)
+
+
+def _append_paragraph(children: list[StructureNode], text: str, start: int, end: int) -> None:
+    while start < end and text[start] in " \t\n\r\f\ufeff":
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        children.append(StructureNode("paragraph", None, None, None, start, end, []))

@@ -1,0 +1,113 @@
+"""Fusion: the search pipelines that fuse the sub-queries of a `hybrid` query inside OpenSearch
+(request bodies, the choice for a request, and their installation on a node).
+
+Names carry a version so a changed definition never silently alters a running deployment:
+- `legalsearch-norm-v1-<technique>-<w_bm25>-<w_knn>[-<w_identifier>]`: normalization-processor,
+  min_max or l2, arithmetic mean with one weight per sub-query (weights sum to 1). The default:
+  min-max, BM25 0.3 / k-NN 0.7, and 0.5 for the exact section-label list when a query cites one
+  (measured best, docs/results.md).
+- `legalsearch-rrf-v1-k<rank_constant>`: score-ranker-processor, reciprocal rank fusion.
+"""
+
+from __future__ import annotations
+
+from search.errors import QueryError
+
+DEFAULT_RANK_CONSTANT = 60
+
+
+def rrf_pipeline_name(rank_constant: int = DEFAULT_RANK_CONSTANT) -> str:
+    return f"legalsearch-rrf-v1-k{rank_constant}"
+
+
+def rrf_pipeline_body(rank_constant: int = DEFAULT_RANK_CONSTANT) -> dict:
+    if rank_constant < 1:
+        raise QueryError(f"rank_constant must be >= 1, got {rank_constant}")
+    return {
+        "description": f"legalsearch: reciprocal rank fusion of BM25 and k-NN (rank_constant {rank_constant})",
+        "phase_results_processors": [
+            {
+                "score-ranker-processor": {
+                    # rank_constant must sit inside `parameters` (outside it is silently ignored).
+                    "combination": {"technique": "rrf", "parameters": {"rank_constant": rank_constant}}
+                }
+            }
+        ],
+    }
+
+
+def normalization_pipeline_name(technique: str = "min_max", weights: tuple[float, ...] = (0.5, 0.5)) -> str:
+    w = "-".join(f"{x:.2f}".replace(".", "") for x in weights)
+    return f"legalsearch-norm-v1-{technique.replace('_', '')}-{w}"
+
+
+def normalization_pipeline_body(technique: str = "min_max", weights: tuple[float, ...] = (0.5, 0.5)) -> dict:
+    """Weights: one per sub-query (BM25, k-NN[, identifier]), non-negative, summing to 1."""
+    if technique not in ("min_max", "l2"):
+        raise QueryError(f"normalization technique must be min_max or l2, got {technique!r}")
+    if not 2 <= len(weights) <= 5 or abs(sum(weights) - 1.0) > 1e-6 or min(weights) < 0:
+        raise QueryError(
+            f"weights must be 2 to 5 non-negative numbers (one per sub-query) summing to 1, got {weights}"
+        )
+    return {
+        "description": f"legalsearch: {technique} normalization, arithmetic mean, weights {list(weights)}",
+        "phase_results_processors": [
+            {
+                "normalization-processor": {
+                    "normalization": {"technique": technique},
+                    "combination": {"technique": "arithmetic_mean", "parameters": {"weights": list(weights)}},
+                }
+            }
+        ],
+    }
+
+
+def default_pipelines() -> dict[str, dict]:
+    """The pipelines `legalsearch pipelines install` puts on the node."""
+    return {
+        rrf_pipeline_name(): rrf_pipeline_body(),
+        normalization_pipeline_name("min_max", (0.5, 0.5)): normalization_pipeline_body("min_max", (0.5, 0.5)),
+        normalization_pipeline_name("l2", (0.5, 0.5)): normalization_pipeline_body("l2", (0.5, 0.5)),
+    }
+
+
+def install_pipelines(store, pipelines: dict[str, dict] | None = None) -> list[str]:
+    """Create or update the pipelines (idempotent: PUT replaces the same definition)."""
+    pipelines = pipelines or default_pipelines()
+    for name, body in pipelines.items():
+        store.put_search_pipeline(name, body)
+    return list(pipelines)
+
+
+IDENTIFIER_WEIGHT = 0.5
+"""normalization fusion: the share of the exact section-label list when the query cites one."""
+
+
+def pipeline_for(fusion: str, rank_constant: int, normalization: str, weights: tuple[float, ...],
+                 n_subqueries: int) -> tuple[str, dict]:
+    """The pipeline (name, body) that fuses `n_subqueries` lists for a request's fusion settings."""
+    if fusion == "rrf":
+        return rrf_pipeline_name(rank_constant), rrf_pipeline_body(rank_constant)
+    weights = tuple(weights)
+    if n_subqueries == 3 and len(weights) == 2:
+        scale = 1.0 - IDENTIFIER_WEIGHT
+        weights = (weights[0] * scale, weights[1] * scale, IDENTIFIER_WEIGHT)
+    elif n_subqueries == 1:
+        weights = (1.0,)
+    return normalization_pipeline_name(normalization, weights), normalization_pipeline_body(normalization, weights)
+
+
+class FusionPipelines:
+    """Makes sure a pipeline exists on the node before a search names it (checked once per
+    pipeline for the life of this object, which the search service owns)."""
+
+    def __init__(self, store):
+        self.store = store
+        self._ready: set[str] = set()
+
+    def ensure(self, name: str, body: dict) -> str:
+        if name not in self._ready:
+            if not self.store.get_search_pipelines(name):
+                self.store.put_search_pipeline(name, body)
+            self._ready.add(name)
+        return name

@@ -1,0 +1,62 @@
+"""One record per search in a log index that Dashboards can chart (off with
+LEGALSEARCH_LOG_SEARCHES=false): query, filters, hits and their versions, unfollowed
+references, mixed versions of one document, timings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from search.index import schema
+from search.query.models import SearchRequest, SearchResponse
+
+
+def now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def record(req: SearchRequest, response: SearchResponse, timestamp: str) -> dict:
+    """The log document (pure)."""
+    return {
+        "timestamp": timestamp,
+        "index": req.index,
+        "query": req.query,
+        "mode": req.mode,
+        "fusion": req.fusion if req.mode == "hybrid" else None,
+        "rerank": req.rerank,
+        "routing": req.routing != "off",
+        "as_of": req.as_of.isoformat() if req.as_of else None,
+        "jurisdiction": list(req.jurisdictions),
+        "groups": list(req.groups),
+        "doc_ids": list(req.doc_ids),
+        "doc_types": list(req.doc_types),
+        "language": list(req.languages),
+        "identifiers": response.identifiers,
+        "k": req.k,
+        "hit_count": len(response.hits),
+        "not_found": response.not_found,
+        "not_found_reason": response.not_found_reason,
+        "hit_chunk_ids": [h.chunk_id for h in response.hits],
+        "hit_doc_ids": sorted({h.doc_id for h in response.hits}),
+        "hit_versions": sorted({f"{h.doc_id}:{h.version}" for h in response.hits}),
+        "xref_chunk_ids": [h.chunk_id for h in response.hits if h.via != "retrieval"],
+        "unfollowed_refs": [f"{u['chunk_id']}: {u['ref']} ({u['reason']})" for u in response.unfollowed_refs],
+        "mixed_versions": response.mixed_versions,
+        "mixed_versions_count": len(response.mixed_versions),
+        "took_ms": {k: v for k, v in response.timings_ms.items()},
+    }
+
+
+class RetrievalLog:
+    """Writes one record per search into the log index (created on first use)."""
+
+    def __init__(self, store, index: str):
+        self.store = store
+        self.index = index
+        self._ready = False
+
+    def write(self, req: SearchRequest, response: SearchResponse) -> None:
+        if not self._ready:
+            if not self.store.index_exists(self.index):
+                self.store.create_index(self.index, schema.log_index_body())
+            self._ready = True
+        self.store.index_document(self.index, None, record(req, response, now_iso()))

@@ -1,0 +1,18 @@
+"""OpenSearch Dashboards saved objects: `fields` (index-pattern fields from a mapping), `objects`
+(the saved-object builders and NDJSON export), `checks` (which fields the objects use)."""
+
+from search.tools.dashboards.checks import aggregated_fields, referenced_fields
+from search.tools.dashboards.fields import FieldSpec, dashboards_type, mapping_fields
+from search.tools.dashboards.objects import (
+    DEFAULT_CHUNKS_ALIAS,
+    DEFAULT_LOG_INDEX,
+    MIGRATION_VERSIONS,
+    saved_objects,
+    to_ndjson,
+    write_ndjson,
+)
+
+__all__ = [
+    "DEFAULT_CHUNKS_ALIAS", "DEFAULT_LOG_INDEX", "MIGRATION_VERSIONS", "FieldSpec", "aggregated_fields", "dashboards_type",
+    "mapping_fields", "referenced_fields", "saved_objects", "to_ndjson", "write_ndjson",
+]

@@ -1,0 +1,140 @@
+"""What the parser saw in one file: tree, chunks, references, labels and flags.
+
+`inspect_document` returns plain JSON-able data (for `legalsearch inspect --json`);
+`render_inspection` turns it into a readable tree and chunk table.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from search.chunk.chunker import chunk_document
+from search.documents.models import StructureNode, to_jsonable
+from search.load.document import load_document
+from search.parse.definitions import extract_definitions
+from search.parse.labels import double_signature
+from search.parse.references import unresolved_refs
+from search.parse.titles import describe_node
+
+
+def inspect_document(path: str | Path, chunker: str = "structural", max_chars: int = 1800) -> dict:
+    """Load, parse and chunk one file and report everything as JSON-able data.
+
+    Raises:
+        DocumentError / MetadataError: as `load_document`.
+    """
+    doc = load_document(path)
+    chunks = chunk_document(doc, chunker=chunker, max_chars=max_chars)
+    language = doc.meta.language
+    return {
+        "source_path": doc.source_path,
+        "doc_sha256": doc.doc_sha256,
+        "meta": doc.meta.model_dump(mode="json"),
+        "origin": doc.origin,
+        "chars": len(doc.text),
+        "pages": to_jsonable(doc.pages),
+        "flags": list(doc.flags),
+        "chunker": chunker,
+        "tree": _node_dict(doc.tree, language),
+        "chunks": [
+            {
+                "chunk_id": c.chunk_id,
+                "heading_path": c.heading_path,
+                "section": c.section,
+                "section_title": c.section_title,
+                "heading": c.heading,
+                "char_start": c.char_start,
+                "char_end": c.char_end,
+                "chars": c.char_end - c.char_start,
+                "page": c.page,
+                "clause_labels": c.clause_labels,
+                "defined_terms": c.defined_terms,
+                "uses_terms": c.uses_terms,
+                "definition_chunk_ids": c.definition_chunk_ids,
+                "xrefs": [_ref_dict(r) for r in c.xrefs],
+                "preview": _preview(c.text),
+            }
+            for c in chunks
+        ],
+        "definitions": [d.term for d in extract_definitions(doc.text, language)],
+        "unresolved_refs": [_ref_dict(r) for r in unresolved_refs(doc, chunks)],
+        "double_signature": double_signature(doc, chunks) if language == "it" else None,
+    }
+
+
+def render_inspection(result: dict) -> str:
+    """Human-readable report of `inspect_document`: header, tree, chunk table, problems."""
+    meta = result["meta"]
+    lines = [
+        f"{result['source_path']}  ({result['chars']} chars, {result['origin']}, sha256 {result['doc_sha256'][:12]})",
+        f"doc_id={meta['doc_id']} version={meta['version']} type={meta['doc_type']} lang={meta['language']} "
+        f"jurisdiction={meta['jurisdiction']} valid={meta['valid_from']}..{meta['valid_to'] or 'open'}",
+        f"title: {meta['title']}",
+        f"flags: {', '.join(result['flags']) or '-'}",
+        "",
+        "Structure:",
+    ]
+    _render_tree(result["tree"], 0, lines)
+    lines += ["", f"Chunks ({result['chunker']}, {len(result['chunks'])}):",
+              f"{'#':>4}  {'offsets':>13}  {'chars':>5}  {'page':>4}  {'section':<8}  path / labels / refs"]
+    for c in result["chunks"]:
+        position = c["chunk_id"].rsplit(":", 1)[-1]
+        offsets = f"{c['char_start']}-{c['char_end']}"
+        lines.append(f"{position:>4}  {offsets:>13}  {c['chars']:>5}  {c['page'] or '-':>4}  "
+                     f"{c['section'] or '-':<8}  {' > '.join(c['heading_path']) or '-'}")
+        extras = []
+        if c["clause_labels"]:
+            extras.append("labels: " + ", ".join(c["clause_labels"]))
+        if c["xrefs"]:
+            extras.append("refs: " + "; ".join(_ref_text(r) for r in c["xrefs"]))
+        if c["defined_terms"]:
+            extras.append("defines: " + ", ".join(c["defined_terms"]))
+        for extra in extras:
+            lines.append(" " * 44 + extra)
+    if result["unresolved_refs"]:
+        lines += ["", "Unresolved internal references:"]
+        lines += [f"  {r['raw']!r} at {r['char_start']}" for r in result["unresolved_refs"]]
+    if result.get("double_signature"):
+        ds = result["double_signature"]
+        lines += ["", f"Double signature (artt. 1341-1342 c.c.): present={ds['present']} "
+                      f"approved={','.join(ds['approved_articles']) or '-'} "
+                      f"uncovered={','.join(ds['uncovered_articles']) or '-'}"]
+    return "\n".join(lines)
+
+
+def _node_dict(node: StructureNode, language: str) -> dict:
+    return {
+        "kind": node.kind, "label": node.label, "title": node.title, "heading": node.heading,
+        "display": describe_node(node, language) if node.kind != "document" else "document",
+        "char_start": node.char_start, "char_end": node.char_end,
+        "children": [_node_dict(c, language) for c in node.children],
+    }
+
+
+def _render_tree(node: dict, depth: int, lines: list[str]) -> None:
+    if node["kind"] != "document":
+        lines.append(f"{'  ' * depth}{node['display']}  [{node['kind']} {node['char_start']}-{node['char_end']}]")
+    for child in node["children"]:
+        if child["kind"] in ("paragraph", "comma") and depth >= 3:
+            continue
+        _render_tree(child, depth + (node["kind"] != "document"), lines)
+
+
+def _ref_dict(ref) -> dict:
+    return {
+        "raw": ref.raw, "kind": ref.kind, "target": ref.target, "external": ref.external, "code": ref.code,
+        "char_start": ref.char_start, "char_end": ref.char_end, "resolved_section": ref.resolved_section,
+        "resolved_chunk_ids": list(ref.resolved_chunk_ids),
+    }
+
+
+def _ref_text(ref: dict) -> str:
+    if ref["external"]:
+        return f"{ref['kind']} {ref['target']} ({ref['code']})"
+    target = ",".join(i.rsplit(":", 1)[-1] for i in ref["resolved_chunk_ids"]) or "unresolved"
+    return f"{ref['kind']} {ref['target']} -> {target}"
+
+
+def _preview(text: str, limit: int = 120) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

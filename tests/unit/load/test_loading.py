@@ -1,0 +1,168 @@
+"""Loaders (txt, html, docx, pdf, scanned pdf via real Tesseract), discovery and batch errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from sample_corpus import CORPUS
+
+from search.chunk import chunk_document
+from search.documents.errors import DocumentError
+from search.documents.models import DocumentMeta
+from search.load import build_document, discover_documents, load_document, load_documents
+from search.parse import check_numbering, parse_structure
+
+
+def text_pdf(pages: list[list[str]]) -> bytes:
+    """A minimal PDF with a real text layer (Helvetica), one list of lines per page."""
+    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    kids = []
+    for lines in pages:
+        ops = ["BT", "/F1 11 Tf", "14 TL", "72 770 Td"]
+        for line in lines:
+            ops.append("(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") Tj T*")
+        ops.append("ET")
+        stream = "\n".join(ops).encode("latin-1")
+        objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream.decode('latin-1')}\nendstream")
+        content_id = len(objects)
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {content_id} 0 R "
+                       "/Resources << /Font << /F1 3 0 R >> >> >>")
+        kids.append(f"{len(objects)} 0 R")
+    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def test_corrupt_pdf_is_a_clear_error(tmp_path):
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.4\n this is not really a pdf \x00\x01\x02")
+    with pytest.raises(DocumentError) as caught:
+        load_document(bad)
+    assert "broken.pdf" in str(caught.value) and "re-export" in str(caught.value)
+
+
+def test_binary_junk_with_a_text_extension_is_refused(tmp_path):
+    junk = tmp_path / "junk.txt"
+    junk.write_bytes(bytes(range(256)) * 4)
+    with pytest.raises(DocumentError, match=r"junk\.txt: looks like a binary file"):
+        load_document(junk)
+
+
+def test_a_bad_file_never_stops_the_batch(tmp_path):
+    good = tmp_path / "good.txt"
+    good.write_text("1. SCOPE\n\nThe Supplier provides the services.\n", encoding="utf-8")
+    (tmp_path / "bad.pdf").write_bytes(b"%PDF-1.7 garbage")
+    result = load_documents([tmp_path / "bad.pdf", good, tmp_path / "missing.txt"])
+    assert [d.source_path for d in result.documents] == [str(good)]
+    assert [(e.path.rsplit("/", 1)[-1], "bad.pdf" in e.error or "no such file" in e.error)
+            for e in result.errors] == [("bad.pdf", True), ("missing.txt", True)]
+
+
+def test_legacy_encoding_is_detected_and_flagged(tmp_path):
+    path = tmp_path / "nota.txt"
+    text = ("Art. 1 – Oggetto\n1. Il prezzo è di € 1.200 e la società è responsabile della consegna, "
+            "perché così è stato convenuto tra le parti.\n")
+    path.write_bytes(text.encode("cp1252"))
+    doc = load_document(path)
+    assert doc.text == text
+    assert any(f.startswith("encoding:") for f in doc.flags)
+
+
+def test_windows_newlines_are_read_like_python_text_mode(tmp_path):
+    path = tmp_path / "crlf.txt"
+    path.write_bytes(b"1. ONE\r\n\r\nFirst.\r\n2. TWO\r\nSecond.\r\n")
+    doc = load_document(path)
+    assert doc.text == path.read_text(encoding="utf-8")  # universal newlines: "\r\n" -> "\n"
+    assert [c.section for c in chunk_document(doc, min_chars=0)] == ["1", "2"]
+
+
+def test_html_blocks_become_lines(tmp_path):
+    path = tmp_path / "policy.html"
+    path.write_text("<html><head><title>x</title><style>p{}</style></head><body><h1>Privacy Policy</h1>"
+                    "<h2>1. Data we collect</h2><p>We collect your <b>name</b>.</p>"
+                    "<h2>2. Your rights</h2><ul><li>Access</li><li>Deletion</li></ul></body></html>",
+                    encoding="utf-8")
+    doc = load_document(path)
+    assert doc.text == "Privacy Policy\n\n1. Data we collect\n\nWe collect your name.\n\n2. Your rights\n\nAccess\n\nDeletion"
+    assert (doc.meta.doc_type, [n.label for n in doc.tree.children[1:]]) == ("privacy_policy", ["1", "2"])
+
+
+def test_docx_paragraphs_and_tables(tmp_path):
+    import docx
+
+    document = docx.Document()
+    document.add_heading("SUPPLY AGREEMENT", level=1)
+    document.add_paragraph("1. PRICE")
+    document.add_paragraph("The price is set out in the table below.")
+    table = document.add_table(rows=1, cols=2)
+    table.rows[0].cells[0].text, table.rows[0].cells[1].text = "Widget", "£10"
+    document.add_paragraph("2. DELIVERY")
+    document.add_paragraph("Delivery is within 30 days.")
+    path = tmp_path / "supply.docx"
+    document.save(path)
+    doc = load_document(path)
+    assert "Widget | £10" in doc.text
+    assert [(n.kind, n.label) for n in doc.tree.children] == [("preamble", None), ("section", "1"), ("section", "2")]
+
+
+def test_pdf_text_layer_gives_pages(tmp_path):
+    path = tmp_path / "two-pages.pdf"
+    path.write_bytes(text_pdf([["1. TERM", "This Agreement lasts two years from signature."],
+                               ["2. TERMINATION", "Either party may terminate this Agreement on notice."]]))
+    doc = load_document(path)
+    assert (doc.origin, [p.page for p in doc.pages]) == ("digital", [1, 2])
+    assert doc.text[doc.pages[1].char_start:].startswith("2. TERMINATION")
+    chunk_list = chunk_document(doc, min_chars=0)
+    assert [(c.section, c.page) for c in chunk_list] == [("1", 1), ("2", 2)]
+    assert chunk_list[1].clause_labels == ["termination"]
+
+
+def test_scanned_pdf_goes_through_real_ocr():
+    if shutil.which("tesseract") is None or shutil.which("pdftoppm") is None:
+        pytest.fail("tesseract / pdftoppm missing: run the project set-up (apt-get install poppler-utils "
+                    "tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita) before the unit tests")
+    path = CORPUS / "scanned-amendment.pdf"
+    assert b"/Font" not in path.read_bytes()  # image only: no text layer to cheat with
+    doc = load_document(path)
+    assert doc.origin == "ocr" and "ocr" in doc.flags
+    for words in ("AMENDMENT No. 1", "Clause 14.3", "150% of the Fees paid", "NORTHWIND"):
+        assert words in doc.text, words
+    assert [(c.section, c.page) for c in chunk_document(doc) if c.section] == [("1", 1), ("2", 1), ("3", 1)]
+    assert not any(f.startswith("numbering_") for f in doc.flags)
+
+
+def test_numbering_that_jumps_back_after_ocr_is_flagged():
+    text = "Art. 5 – Durata\n1. Tre anni.\n\nArt. 7 – Penale\n1. Dieci euro.\n\nArt. 5 – Foro\n1. Milano.\n"
+    assert check_numbering(parse_structure(text, "it")) == ["numbering_jump:art 7->5"]
+    doc = build_document(text, DocumentMeta(doc_id="s", title="S", language="it"), origin="ocr")
+    assert "numbering_jump:art 7->5" in doc.flags and doc.origin == "ocr"
+
+
+def test_discovery_skips_sidecars_hidden_and_unsupported_files(tmp_path):
+    (tmp_path / "a.txt").write_text("A", encoding="utf-8")
+    (tmp_path / "a.meta.json").write_text(json.dumps({"doc_id": "a", "title": "A"}), encoding="utf-8")
+    (tmp_path / "b.txt.meta.json").write_text("{}", encoding="utf-8")
+    (tmp_path / ".hidden.txt").write_text("H", encoding="utf-8")
+    (tmp_path / "image.png").write_bytes(b"\x89PNG")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "notes.txt").write_text("N", encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "c.md").write_text("C", encoding="utf-8")
+    found = discover_documents([tmp_path])
+    assert [p.relative_to(tmp_path).as_posix() for p, _ in found] == ["a.txt", "sub/c.md"]
+
+
+def test_the_sample_corpus_loads_completely(corpus):
+    result = load_documents([p for p, _ in discover_documents([corpus])])
+    assert result.errors == []
+    assert len(result.documents) == 10  # 9 text samples + the scanned PDF
+    assert {d.origin for d in result.documents} == {"digital", "ocr"}

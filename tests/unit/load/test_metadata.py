@@ -1,0 +1,122 @@
+"""Metadata: sidecars, manifests, validation messages (file + field), inference."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from search.documents.errors import DocumentError, MetadataError
+from search.documents.models import DocumentMeta
+from search.errors import LegalSearchError
+from search.load import discover_documents, infer_metadata, load_document
+
+TEXT = "MASTER SERVICES AGREEMENT\n\n1. DEFINITIONS\n\n1.1 In this Agreement the words below apply.\n"
+
+
+def write(tmp_path, name, text=TEXT, meta=None, sidecar_name=None):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    if meta is not None:
+        (tmp_path / (sidecar_name or path.stem + ".meta.json")).write_text(json.dumps(meta), encoding="utf-8")
+    return path
+
+
+def test_errors_belong_to_the_package_hierarchy():
+    assert issubclass(MetadataError, DocumentError)
+    assert issubclass(DocumentError, LegalSearchError)
+
+
+@pytest.mark.parametrize(
+    ("meta", "field", "words"),
+    [
+        ({"doc_id": "a", "title": "A", "valid_from": "2026-05-01", "valid_to": "2019-01-01"}, "valid_to", "before"),
+        ({"doc_id": "a", "title": "A", "valid_from": "2024-02-30"}, "valid_from", "malformed date"),
+        ({"doc_id": "a", "title": "A", "signed_at": "03/03/2024"}, "signed_at", "YYYY-MM-DD"),
+        ({"doc_id": "a", "title": "A", "valid_until": "2024-01-01"}, "valid_until", "unknown field"),
+        ({"doc_id": "a", "title": "A", "doc_type": "lease"}, "doc_type", "unknown doc_type"),
+        ({"doc_id": "a", "title": "A", "language": "fr"}, "language", "'en' or 'it'"),
+    ],
+)
+def test_bad_sidecar_errors_name_file_and_field(tmp_path, meta, field, words):
+    path = write(tmp_path, "contract.txt", meta=meta)
+    with pytest.raises(MetadataError) as caught:
+        load_document(path)
+    message = str(caught.value)
+    assert "contract.meta.json" in message
+    assert f"field '{field}'" in message
+    assert words in message
+
+
+def test_sidecar_that_is_not_json_names_the_file(tmp_path):
+    path = write(tmp_path, "nda.txt")
+    (tmp_path / "nda.meta.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(MetadataError, match=r"nda\.meta\.json: not valid JSON"):
+        load_document(path)
+
+
+def test_long_sidecar_name_is_accepted_too(tmp_path):
+    path = write(tmp_path, "msa.txt", meta={"doc_id": "msa", "title": "MSA", "public": True},
+                 sidecar_name="msa.txt.meta.json")
+    doc = load_document(path)
+    assert (doc.meta.doc_id, doc.meta.public, doc.meta.inferred) == ("msa", True, ["language", "doc_type"])
+
+
+def test_without_metadata_fields_are_inferred_and_flagged(tmp_path):
+    italian = ("CONTRATTO DI FORNITURA\n\nArt. 1 – Oggetto\n1. Il Fornitore si obbliga a fornire i prodotti "
+               "al Cliente e il Cliente paga il prezzo della fornitura.\n")
+    doc = load_document(write(tmp_path, "Fornitura_2024.txt", italian))
+    assert doc.meta.inferred == ["doc_id", "title", "language", "doc_type"]
+    assert (doc.meta.doc_id, doc.meta.title, doc.meta.language, doc.meta.doc_type) == (
+        "fornitura-2024", "CONTRATTO DI FORNITURA", "it", "contract")
+    assert {"inferred:title", "inferred:language"} <= set(doc.flags)
+    # nothing said the document is public: readable by nobody until an ACL or public=true is given
+    assert (doc.meta.public, doc.meta.acl) == (False, [])
+
+
+def test_infer_metadata_types_and_filename_title():
+    assert infer_metadata("MUTUAL NON-DISCLOSURE AGREEMENT\nThe parties...", "x.txt")["doc_type"] == "nda"
+    assert infer_metadata("Our Privacy Policy explains what we collect.", "p.txt")["doc_type"] == "privacy_policy"
+    assert infer_metadata("Housing Act 1988\n\n21 Recovery of possession", "h.txt")["doc_type"] == "statute"
+    assert infer_metadata("", "my_notes-file.txt")["title"] == "My notes file"
+
+
+def test_sample_sidecars_describe_two_versions_of_one_statute(docs):
+    old, new = docs["housing-act-1988.v2019.txt"].meta, docs["housing-act-1988.v2026.txt"].meta
+    assert old.doc_id == new.doc_id == "housing-act-1988"
+    assert (old.version, new.version) == ("2019", "2026")
+    assert old.valid_to == new.valid_from == date(2026, 5, 1)
+    assert new.valid_to is None  # open: in force today
+    assert all(doc.meta.inferred == [] for doc in docs.values())
+
+
+def test_privileged_note_is_restricted(docs):
+    meta = docs["privileged-note-litigation.txt"].meta
+    assert (meta.public, meta.acl, meta.doc_type) == (False, ["litigation-team"], "internal_note")
+
+
+def test_model_forbids_unknown_fields_directly():
+    with pytest.raises(ValueError, match="valid_until"):
+        DocumentMeta(doc_id="a", title="A", valid_until="2024-01-01")
+
+
+def test_manifest_entries_resolve_relative_paths_and_override_sidecars(tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    path = write(folder, "msa.txt", meta={"doc_id": "from-sidecar", "title": "Sidecar title"})
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_text(json.dumps({"path": "docs/msa.txt", "doc_id": "msa-1", "version": "3"}) + "\n\n",
+                        encoding="utf-8")
+    [(found, entry)] = discover_documents([folder], manifest)
+    assert found.resolve() == path.resolve()
+    assert entry == {"doc_id": "msa-1", "version": "3"}
+    doc = load_document(found, manifest_entry=entry)
+    assert (doc.meta.doc_id, doc.meta.version, doc.meta.title) == ("msa-1", "3", "Sidecar title")
+
+
+def test_manifest_line_errors_name_the_line(tmp_path):
+    manifest = tmp_path / "m.jsonl"
+    manifest.write_text('{"path": "a.txt"}\n{"doc_id": "b"}\n', encoding="utf-8")
+    with pytest.raises(MetadataError, match=r"m\.jsonl:2: .*\"path\""):
+        discover_documents([], manifest)

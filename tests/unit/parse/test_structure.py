@@ -1,0 +1,142 @@
+"""Structure parser: headings of statutes, contracts and contratti; false positives; offsets."""
+
+from __future__ import annotations
+
+import pytest
+
+from search.parse import has_structure, parse_structure
+from search.parse.titles import describe_node
+
+
+def find(tree, kind, label):
+    matches = [n for n in tree.walk() if n.kind == kind and n.label == label]
+    assert matches, f"no {kind} {label}"
+    return matches[0]
+
+
+def labels(node):
+    return [c.label for c in node.children]
+
+
+def test_every_sample_tree_has_exact_nested_offsets(docs):
+    for name, doc in docs.items():
+        for node in doc.tree.walk():
+            assert 0 <= node.char_start <= node.char_end <= len(doc.text), name
+            for child in node.children:
+                assert node.char_start <= child.char_start <= child.char_end <= node.char_end, (name, child)
+            for left, right in zip(node.children, node.children[1:], strict=False):
+                assert left.char_end <= right.char_start, (name, left, right)
+            if node.heading:
+                # the heading is written where the node starts (whitespace collapsed)
+                assert doc.text[node.char_start:].startswith(node.heading.split()[0]), (name, node)
+
+
+def test_statute_sections_21_and_21a_are_separate(docs):
+    doc = docs["housing-act-1988.v2019.txt"]
+    part = find(doc.tree, "part", "I")
+    chapter = part.children[0]
+    assert (chapter.kind, chapter.label, chapter.title) == ("chapter", "I", "ASSURED TENANCIES")
+    assert labels(chapter) == ["5", "7", "8", "19A", "21", "21A", "21B"]
+    s21, s21a = find(doc.tree, "section", "21"), find(doc.tree, "section", "21A")
+    assert s21.char_end <= s21a.char_start
+    assert s21.title == "Recovery of possession on expiry or termination of assured shorthold tenancy"
+    assert labels(s21) == ["(1)", "(2)", "(3)", "(4)", "(4A)", "(4B)", "(4D)", "(5)"]
+    assert describe_node(s21a) == "Section 21A – Compliance conditions"
+
+
+def test_repealed_section_keeps_its_own_node(docs):
+    doc = docs["housing-act-1988.v2026.txt"]
+    s21 = find(doc.tree, "section", "21")
+    assert s21.title == "[Repealed]"
+    assert doc.text[s21.char_start:s21.char_end].startswith("21 [Repealed]\nSection 21 (recovery")
+    assert find(doc.tree, "schedule", "2B").title == "TRANSITIONAL PROVISION: NOTICES GIVEN BEFORE 1 MAY 2026"
+
+
+def test_contract_clauses_nest_by_decimal_depth(docs):
+    tree = docs["master-services-agreement.txt"].tree
+    clause14 = find(tree, "clause", "14")
+    assert clause14.title == "LIMITATION OF LIABILITY"
+    assert labels(clause14) == ["14.1", "14.2", "14.3", "14.4", "14.5"]
+    assert find(tree, "definitions", "1").title == "DEFINITIONS AND INTERPRETATION"
+    assert labels(find(tree, "clause", "16.1")) == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)", "(g)"]
+    assert [c.kind for c in find(tree, "schedule", "2").children] == ["paragraph"] * 4
+    assert [n.kind for n in tree.children][:3] == ["preamble", "paragraph", "paragraph"]  # title, parties (1), (2)
+
+
+def test_italian_articles_commi_allegati(docs):
+    tree = docs["contratto-fornitura-acme.txt"].tree
+    art5 = find(tree, "article", "5")
+    assert (art5.title, art5.heading) == ("Durata e recesso", "Art. 5 – Durata e recesso")
+    assert [(c.kind, c.label) for c in art5.children] == [("comma", "1"), ("comma", "1-bis"), ("comma", "2"),
+                                                         ("comma", "3")]
+    assert describe_node(art5.children[1], "it") == "comma 1-bis"
+    assert find(tree, "schedule", "B").title == "Listino prezzi e livelli di servizio"
+    assert tree.children[1].kind == "recitals"
+    # "1.000,00 euro è l'importo minimo" at the start of a line is an amount, not comma 1
+    allegato_b = find(tree, "schedule", "B")
+    assert labels(allegato_b) == ["1", "2", "3"]
+    assert "1.000,00 euro" in docs["contratto-fornitura-acme.txt"].text[allegato_b.children[-1].char_start:
+                                                                       allegato_b.char_end]
+
+
+def test_italian_heading_variants(docs):
+    tree = docs["contratto-servizi-beta.txt"].tree
+    assert describe_node(find(tree, "article", "5"), "it") == "Articolo 5 – Durata e recesso"
+    assert describe_node(find(tree, "article", "7"), "it") == "Art. 7 – Penale"  # "ART. 7 - Penale"
+    assert labels(find(tree, "article", "5")) == ["1", "2", "3"]  # commi written "1)", "2)"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The notice was given on\n1. January 2024 and the tenancy ended later that month.\n",
+        "Payment is due within ten days and in any case not later than thirty calendar days after the\n"
+        "10 Business Days notice period has expired.\n",
+        "Amounts:\n1.000,00 EUR per month\n2.500,00 EUR per year\n",
+        "As described there,\n   Section 4.1(b) of the Disclosure Letter lists the subsidiaries.\n",
+        "The Company shall comply with Article 9, as amended, and with the rules.\n",
+    ],
+)
+def test_prose_that_looks_like_a_heading_is_not_one(text):
+    tree = parse_structure(text, "en")
+    assert not has_structure(tree)
+    assert all(n.kind in ("document", "paragraph") for n in tree.walk())
+
+
+def test_maud_style_inline_headings_after_wide_gaps():
+    text = ("ARTICLE 6   CERTAIN COVENANTS OF THE COMPANY   Section 6.1          Access and Investigation. During "
+            "the Pre-Closing Period the Company shall give access.   Section 6.2          Operation of the "
+            "Business.   (a)            During the Pre-Closing Period the Company shall operate normally.   "
+            "(b)            The Company shall not amend its bylaws.   ARTICLE 7   ADDITIONAL COVENANTS   "
+            "Section 7.1   Company Board Recommendation. The board shall recommend the Offer.")
+    tree = parse_structure(text, "en")
+    art6, art7 = tree.children
+    assert (art6.kind, art6.label, art6.title) == ("article", "6", "CERTAIN COVENANTS OF THE COMPANY")
+    assert [(s.label, s.title) for s in art6.children] == [("6.1", "Access and Investigation"),
+                                                          ("6.2", "Operation of the Business")]
+    assert labels(art6.children[1]) == ["(a)", "(b)"]
+    assert (art7.label, labels(art7)) == ("7", ["7.1"])
+
+
+def test_table_of_contents_entries_do_not_shadow_sections():
+    text = ("TABLE OF CONTENTS\nARTICLE 1 DEFINITIONS 2\nSection 1.1 Definitions 2\nARTICLE 2 THE OFFER 5\n\n"
+            "ARTICLE 1\nDEFINITIONS\nSection 1.1 Definitions. Terms have the meanings below.\n\n"
+            "ARTICLE 2\nTHE OFFER\nSection 2.1 The Offer. Purchaser shall commence the Offer.\n")
+    tree = parse_structure(text, "en")
+    assert [(n.kind, n.label) for n in tree.children] == [("preamble", None), ("definitions", "1"), ("article", "2")]
+    assert tree.children[0].char_end < text.index("ARTICLE 1\nDEFINITIONS")
+
+
+def test_text_without_headings_falls_back_to_paragraphs():
+    text = "We collect your name.\n\nWe share it with nobody.\n\n\nYou may ask us to delete it.\n"
+    tree = parse_structure(text, "en")
+    assert [text[n.char_start:n.char_end] for n in tree.children] == [
+        "We collect your name.", "We share it with nobody.", "You may ask us to delete it."]
+    assert not has_structure(tree)
+
+
+def test_recitals_signature_and_1341_nodes(docs):
+    tree = docs["contratto-fornitura-acme.txt"].tree
+    signatures = [n for n in tree.children if n.kind == "signature"]
+    assert [s.heading.split()[0] for s in signatures] == ["Letto,", "Ai"]
+    assert find(docs["master-services-agreement.txt"].tree, "definitions", "1") is not None

@@ -1,0 +1,104 @@
+from datetime import date
+
+import pytest
+
+from search.errors import QueryError
+from search.query import bodies
+from search.query.identifiers import parse_identifiers
+from search.query.models import Filters
+
+PUBLIC_ONLY = {"bool": {"should": [{"term": {"public": True}}], "minimum_should_match": 1}}
+
+
+@pytest.mark.parametrize(
+    ("filters", "expected"),
+    [
+        (Filters(), [PUBLIC_ONLY]),
+        (Filters(groups=("litigation-team",)),
+         [{"bool": {"should": [{"term": {"public": True}}, {"terms": {"acl": ["litigation-team"]}}],
+                    "minimum_should_match": 1}}]),
+        (Filters(jurisdictions=("IT",), doc_types=("contract",)),
+         [PUBLIC_ONLY, {"terms": {"jurisdiction": ["IT"]}}, {"terms": {"doc_type": ["contract"]}}]),
+        (Filters(as_of=date(2026, 5, 1)),
+         [PUBLIC_ONLY,
+          {"bool": {"should": [{"range": {"valid_from": {"lte": "2026-05-01"}}},
+                               {"bool": {"must_not": {"exists": {"field": "valid_from"}}}}],
+                    "minimum_should_match": 1}},
+          {"bool": {"should": [{"range": {"valid_to": {"gt": "2026-05-01"}}},
+                               {"bool": {"must_not": {"exists": {"field": "valid_to"}}}}],
+                    "minimum_should_match": 1}}]),
+    ],
+)
+def test_filter_clauses(filters, expected):
+    assert bodies.filter_clauses(filters) == expected
+
+
+def test_every_subquery_carries_the_same_filters():
+    filters = Filters(as_of=date(2025, 1, 1), groups=("a",), doc_ids=("msa",))
+    body = bodies.search_body("hybrid", text="clause 14.3 cap", vector=[0.1] * 4, filters=filters, size=5,
+                               refs=parse_identifiers("clause 14.3 cap"))
+    subs = bodies.sub_queries(body)
+    assert len(subs) == 3  # bm25, knn, identifier
+    expected = bodies.filter_clauses(filters)
+    assert subs[0]["bool"]["filter"] == expected
+    assert subs[1]["knn"]["vector"]["filter"] == {"bool": {"filter": expected}}
+    assert subs[2]["bool"]["filter"] == expected
+    assert {"term": {"section": {"value": "14.3", "boost": 3.0}}} in subs[2]["bool"]["should"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "query_key", "n_subs"),
+    [("bm25", "bool", 1), ("knn", "knn", 1), ("hybrid", "hybrid", 2)],
+)
+def test_modes_without_identifiers(mode, query_key, n_subs):
+    body = bodies.search_body(mode, text="termination", vector=[0.0, 1.0], filters=Filters(), size=7)
+    assert query_key in body["query"]
+    assert len(bodies.sub_queries(body)) == n_subs
+    assert body["size"] == 7
+    assert body["_source"] == {"excludes": ["vector", "embedded_text"]}
+
+
+def test_knn_k_is_at_least_size():
+    body = bodies.search_body("knn", text="x", vector=[1.0], filters=Filters(), size=20, knn_k=5)
+    assert body["query"]["knn"]["vector"]["k"] == 20
+
+
+@pytest.mark.parametrize(("mode", "size"), [("fuzzy", 5), ("bm25", 0)])
+def test_bad_requests(mode, size):
+    with pytest.raises(QueryError):
+        bodies.search_body(mode, text="x", vector=[1.0], filters=Filters(), size=size)
+
+
+def test_knn_mode_needs_a_vector():
+    with pytest.raises(QueryError):
+        bodies.search_body("knn", text="x", vector=None, filters=Filters(), size=3)
+
+
+def test_ids_query_keeps_acl():
+    body = bodies.ids_query(["a:1:0001"], Filters())
+    assert body["query"]["bool"]["filter"][0] == {"ids": {"values": ["a:1:0001"]}}
+    assert PUBLIC_ONLY in body["query"]["bool"]["filter"]
+
+
+def test_routing_body_filters_documents_too():
+    body = bodies.routing_body("NDA between Acme and Globex", [0.0, 1.0], Filters(groups=("x",)), 3)
+    bm25, knn = body["query"]["hybrid"]["queries"]
+    assert bm25["bool"]["filter"] == bodies.filter_clauses(Filters(groups=("x",)))
+    assert knn["knn"]["vector"]["filter"]["bool"]["filter"] == bodies.filter_clauses(Filters(groups=("x",)))
+
+
+@pytest.mark.parametrize(
+    ("routing", "query", "expected"),
+    [
+        ("auto", "How long does confidentiality last in the NDA with Initech?", "filter"),
+        ("auto", "s.21A compliance conditions", "off"),
+        ("auto", "clausole approvate ai sensi dell'art. 1341 c.c.", "filter"),  # external code: not a section here
+        ("filter", "clause 14.3", "filter"),
+        ("off", "NDA with Initech", "off"),
+    ],
+)
+def test_auto_routing_steps_aside_for_section_citations(routing, query, expected):
+    from search.query.identifiers import parse_identifiers
+    from search.query.service import effective_routing
+
+    assert effective_routing(routing, parse_identifiers(query)) == expected

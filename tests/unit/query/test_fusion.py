@@ -1,0 +1,32 @@
+import pytest
+
+from search.errors import QueryError
+from search.query import fusion
+
+
+def test_rrf_rank_constant_sits_inside_parameters():
+    body = fusion.rrf_pipeline_body(40)
+    processor = body["phase_results_processors"][0]["score-ranker-processor"]
+    assert processor["combination"] == {"technique": "rrf", "parameters": {"rank_constant": 40}}
+    assert fusion.rrf_pipeline_name(40) == "legalsearch-rrf-v1-k40"
+
+
+def test_normalization_weights_named_and_checked():
+    body = fusion.normalization_pipeline_body("l2", (0.3, 0.7))
+    processor = body["phase_results_processors"][0]["normalization-processor"]
+    assert processor["normalization"] == {"technique": "l2"}
+    assert processor["combination"]["parameters"]["weights"] == [0.3, 0.7]
+    assert fusion.normalization_pipeline_name("l2", (0.3, 0.7)) == "legalsearch-norm-v1-l2-030-070"
+
+
+@pytest.mark.parametrize("weights", [(0.5, 0.6), (1.2, -0.2), (1.0,)])
+def test_bad_weights(weights):
+    with pytest.raises(QueryError):
+        fusion.normalization_pipeline_body("min_max", weights)
+
+
+def test_bad_technique_and_rank_constant():
+    with pytest.raises(QueryError):
+        fusion.normalization_pipeline_body("z_score", (0.5, 0.5))
+    with pytest.raises(QueryError):
+        fusion.rrf_pipeline_body(0)

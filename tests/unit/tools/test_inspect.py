@@ -1,0 +1,30 @@
+"""inspect_document / render_inspection: JSON-able report and readable table."""
+
+from __future__ import annotations
+
+import json
+
+from sample_corpus import CORPUS
+
+from search.tools.inspect import inspect_document, render_inspection
+
+
+def test_inspection_is_json_and_readable():
+    result = inspect_document(CORPUS / "master-services-agreement.txt")
+    json.dumps(result)  # JSON-able as is
+    assert result["meta"]["doc_id"] == "msa-acme-northwind"
+    [c143] = [c for c in result["chunks"] if c["section"] == "14.3"]
+    assert c143["heading_path"] == ["Clause 14 – LIMITATION OF LIABILITY", "Clause 14.3"]
+    assert [r["raw"] for r in result["unresolved_refs"]] == ["Schedule 3"]
+    report = render_inspection(result)
+    assert "Clause 14 – LIMITATION OF LIABILITY" in report
+    assert "labels: liability_cap" in report
+    assert "Unresolved internal references:" in report
+
+
+def test_inspection_of_an_italian_contract_reports_the_double_signature():
+    result = inspect_document(CORPUS / "contratto-fornitura-acme.txt", chunker="recursive")
+    assert result["chunker"] == "recursive"
+    assert result["double_signature"]["approved_articles"] == ["5", "7", "12"]
+    assert "Double signature (artt. 1341-1342 c.c.): present=True approved=5,7,12 uncovered=9" in \
+        render_inspection(result)
