@@ -699,40 +699,24 @@ def demo(client, index: str | None) -> None:
     demo_module.run(client, index or "legalsearch-demo", click.echo)
 
 
-@main.command("cli-reference", hidden=True)
-@click.option("--check", is_flag=True, help="Exit 1 if docs/cli.md is out of date.")
-def cli_reference(check: bool) -> None:
-    """Write docs/cli.md from the commands' help (or check it is current).
+@main.command("reference", hidden=True)
+@click.option("--check", is_flag=True, help="Exit 1 if a generated page is out of date.")
+def reference(check: bool) -> None:
+    """Write docs/cli.md and docs/python.md from the code's own help and docstrings (or check them).
 
     Example:
 
-        legalsearch cli-reference --check
+        legalsearch reference --check
     """
-    from search.tools import clidoc
+    from search.tools import apidoc, clidoc
 
-    if check:
-        if not clidoc.is_current(main):
-            raise click.ClickException(f"{clidoc.DOC} is out of date: run `legalsearch cli-reference`")
-        return
-    click.echo(f"wrote {clidoc.write(main)}")
-
-
-@main.command("api-reference", hidden=True)
-@click.option("--check", is_flag=True, help="Exit 1 if docs/python.md is out of date.")
-def api_reference(check: bool) -> None:
-    """Write docs/python.md from the public API's docstrings (or check it is current).
-
-    Example:
-
-        legalsearch api-reference --check
-    """
-    from search.tools import apidoc
-
-    if check:
-        if not apidoc.is_current():
-            raise click.ClickException(f"{apidoc.DOC} is out of date: run `legalsearch api-reference`")
-        return
-    click.echo(f"wrote {apidoc.write()}")
+    pages = ((clidoc.DOC, lambda: clidoc.is_current(main), lambda: clidoc.write(main)),
+             (apidoc.DOC, apidoc.is_current, apidoc.write))
+    for doc, is_current, write in pages:
+        if not check:
+            click.echo(f"wrote {write()}")
+        elif not is_current():
+            raise click.ClickException(f"{doc} is out of date: run `legalsearch reference`")
 
 
 if __name__ == "__main__":

@@ -5,9 +5,9 @@ CLI options or the Python API's keywords) and what comes back (`SearchResponse`,
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from search.query.fusion import DEFAULT_RANK_CONSTANT
 
@@ -20,6 +20,8 @@ MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 ROUTINGS: tuple[str, ...] = get_args(Routing)
 RERANKERS: tuple[str, ...] = get_args(Rerank)
+# A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
+Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
 
 
 class Filters(BaseModel):
@@ -28,18 +30,13 @@ class Filters(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    as_of: date | None = None
+    as_of: Day = None
     jurisdictions: tuple[str, ...] = ()
     doc_ids: tuple[str, ...] = ()
     doc_types: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
     groups: tuple[str, ...] = ()
     doc_keys: tuple[str, ...] = ()
-
-    @field_validator("as_of", mode="before")
-    @classmethod
-    def _date(cls, value):
-        return value.date() if isinstance(value, datetime) else value
 
 
 REQUEST_FILTERS = tuple(name for name in Filters.model_fields if name != "doc_keys")
@@ -61,7 +58,7 @@ class SearchRequest(BaseModel):
     rank_constant: int = Field(DEFAULT_RANK_CONSTANT, ge=1)
     normalization: Normalization = "min_max"
     weights: tuple[float, ...] = (0.3, 0.7)
-    as_of: date | None = None
+    as_of: Day = None
     jurisdictions: tuple[str, ...] = ()
     doc_ids: tuple[str, ...] = ()
     doc_types: tuple[str, ...] = ()
@@ -83,11 +80,6 @@ class SearchRequest(BaseModel):
         if not v.strip():
             raise ValueError("the query is empty")
         return v
-
-    @field_validator("as_of", mode="before")
-    @classmethod
-    def _date(cls, value):
-        return value.date() if isinstance(value, datetime) else value
 
     @field_validator("weights", mode="before")
     @classmethod
