@@ -1,25 +1,31 @@
 """Writing one index's chunks and registry records so that readers never see half a document.
 
 All chunks of a document are routed to one shard (routing = doc_id) and the chunks index does
-not refresh while a run writes (refresh_interval -1): a changed document's new chunks and the
-deletion of its stale ones become visible together at the final refresh. The registry record of
-a document is written after its chunks, so an interrupted run resumes by running it again.
+not refresh while a run writes (refresh_interval -1, under a lease: `search.index.refresh`): a
+changed document's new chunks and the deletion of its stale ones become visible together at the
+final refresh. The registry record of a document is written after its chunks, so an interrupted
+run resumes by running it again. Bulk items refused with 429 are retried with backoff by the
+store; `stats` counts them for the ingest report.
 """
 
 from __future__ import annotations
 
-from search.index import schema
-from search.store import Store
+from search.index import indices, refresh
+from search.store import BulkStats, Store
 
 
 class IndexWriter:
-    """Writes chunk documents and registry records for one index, hiding changes until `end`."""
+    """Writes chunk documents and registry records for one index, hiding changes until `end`.
 
-    def __init__(self, store: Store, name: str):
+    `name` is the logical index (its aliases are resolved once, here); a reindex passes the
+    concrete indices of the generation it builds instead."""
+
+    def __init__(self, store: Store, name: str, chunks: str | None = None, docs: str | None = None):
         self.store = store
-        self.chunks = schema.concrete_name(name, "chunks")
-        self.docs = schema.concrete_name(name, "docs")
+        self.chunks = chunks or indices.require(store, name, "chunks")
+        self.docs = docs or indices.require(store, name, "docs")
         self.registry: dict[str, tuple[str, str, str]] = {}
+        self.stats = BulkStats()
 
     def begin(self) -> None:
         # Make what an interrupted run left visible, so stale chunks can be found and removed.
@@ -31,7 +37,7 @@ class IndexWriter:
             for hit in self.store.scan(self.docs, {"match_all": {}},
                                        source=["doc_sha256", "settings_key", "meta_sha256"])
         }
-        self.store.put_settings(self.chunks, {"index": {"refresh_interval": "-1"}})
+        refresh.take(self.store, self.chunks)
 
     def unchanged(self, key: str, sha: str, settings_key: str, meta_sha: str) -> bool:
         """True when the document's bytes, its metadata and the ingest settings are all as recorded."""
@@ -49,12 +55,11 @@ class IndexWriter:
             {"_op_type": "delete", "_index": self.chunks, "_id": cid, "_routing": doc_id}
             for cid in sorted(old_ids - new_ids)
         ]
-        self.store.bulk(actions)
+        self.store.bulk(actions, stats=self.stats)
         # The registry record last: a crash before this line leaves the document to be redone.
         self.store.index_document(self.docs, key, doc_record)
         self.registry[key] = (doc_record["doc_sha256"], doc_record["settings_key"], doc_record["meta_sha256"])
 
     def end(self) -> None:
-        self.store.put_settings(self.chunks, {"index": {"refresh_interval": None}})
-        self.store.refresh(self.chunks)
+        refresh.release(self.store, self.chunks)
         self.store.refresh(self.docs)

@@ -111,8 +111,10 @@ def _ensure_user(name: str) -> None:
         raise NodeError(f"could not create the system user {name!r} the node runs as: {proc.stderr.strip()}")
 
 
-def _write_config(settings: Settings, http_port: int, transport_port: int) -> None:
-    config = dist_dir(settings) / "config"
+def node_settings(settings: Settings, http_port: int, transport_port: int, **overrides) -> dict:
+    """opensearch.yml of one node: the one place where per-node configuration is produced, for the
+    single node and for every node of a local cluster (`search.node.cluster` passes its name,
+    folders and discovery settings as `overrides`; an override of None removes a key)."""
     yml = {
         "cluster.name": CLUSTER_NAME,
         "node.name": "local-1",
@@ -125,10 +127,24 @@ def _write_config(settings: Settings, http_port: int, transport_port: int) -> No
         # A developer laptop or CI disk may be fuller than OpenSearch's 85 % watermark.
         "cluster.routing.allocation.disk.threshold_enabled": "false",
     }
-    (config / "opensearch.yml").write_text("".join(f"{k}: {v}\n" for k, v in yml.items()))
+    yml.update(overrides)
+    return {k: v for k, v in yml.items() if v is not None}
+
+
+def _write_config(settings: Settings, http_port: int, transport_port: int, config: Path | None = None,
+                  heap: str | None = None, **overrides) -> None:
+    """Write opensearch.yml and the heap options into `config` (default: the distribution's)."""
+    config = config or dist_dir(settings) / "config"
+    yml = node_settings(settings, http_port, transport_port, **overrides)
+    (config / "opensearch.yml").write_text("".join(f"{k}: {_yml(v)}\n" for k, v in yml.items()))
     (config / "jvm.options.d").mkdir(exist_ok=True)
-    heap = settings.node_heap
+    heap = heap or settings.node_heap
     (config / "jvm.options.d" / "heap.options").write_text(f"-Xms{heap}\n-Xmx{heap}\n")
+
+
+def _yml(value) -> str:
+    # lists (seed hosts, initial cluster managers) as YAML flow sequences; scalars as they are
+    return "[" + ", ".join(f'"{v}"' for v in value) + "]" if isinstance(value, list | tuple) else str(value)
 
 
 def start(settings: Settings, timeout: float = 180.0) -> NodeState:
@@ -147,10 +163,21 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     transport_port = _free_port(settings.node_port + 100, avoid={http_port})
     _write_config(settings, http_port, transport_port)
 
+    _launch(settings, home, dist_dir(settings) / "config", pid_file, dist_dir(settings), log_file(settings))
+    url = f"http://127.0.0.1:{http_port}"
+    pid = await_node(url, pid_file, home / "logs" / "startup.err", log_file(settings), timeout)
+    state = NodeState(url, http_port, transport_port, pid, settings.node_version, str(home))
+    state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
+    return state
+
+
+def _launch(settings: Settings, home: Path, config: Path, pid_file: Path, cwd: Path, node_log: Path) -> None:
+    """Run the daemonizing launcher of one node whose config folder is `config` and whose data
+    and logs live under `home` (as the system user when invoked as root)."""
     env = {
         "PATH": settings.system_path,
         "OPENSEARCH_JAVA_HOME": str(java_home(settings)),
-        "OPENSEARCH_PATH_CONF": str(dist_dir(settings) / "config"),
+        "OPENSEARCH_PATH_CONF": str(config),
         "HOME": str(home),
         "LANG": "C.UTF-8",
     }
@@ -161,13 +188,18 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
         cmd = ["runuser", "-u", settings.node_user, "--", "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
     stderr_log = home / "logs" / "startup.err"
     with stderr_log.open("w") as err:
-        proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=dist_dir(settings))
+        proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=cwd)
     if proc.returncode != 0:
         raise NodeError(
-            f"the node did not start (exit {proc.returncode}).\n{_tail(stderr_log)}{_tail(log_file(settings))}"
-            f"Logs: {stderr_log} and {log_file(settings)}"
+            f"the node did not start (exit {proc.returncode}).\n{_tail(stderr_log)}{_tail(node_log)}"
+            f"Logs: {stderr_log} and {node_log}"
         )
-    url = f"http://127.0.0.1:{http_port}"
+
+
+def await_node(url: str, pid_file: Path, stderr_log: Path, node_log: Path, timeout: float,
+               healthy=probe.wait_for_health) -> int:
+    """Wait until the node launched with `pid_file` answers `healthy(url, timeout=...)`; its pid.
+    Raises NodeError (with the log tails) when it crashes or does not answer within `timeout`."""
     started = time.monotonic()
     deadline = started + timeout
     pid = None
@@ -179,15 +211,13 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
         crashed = (pid is not None and not _pid_alive(pid)) or (pid is None and time.monotonic() - started > 60)
         if crashed:
             raise NodeError(
-                f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(log_file(settings))}"
-                f"Logs: {stderr_log} and {log_file(settings)}"
+                f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(node_log)}"
+                f"Logs: {stderr_log} and {node_log}"
             )
-        if probe.wait_for_health(url, timeout=2.0):
-            state = NodeState(url, http_port, transport_port, pid or 0, settings.node_version, str(home))
-            state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
-            return state
+        if healthy(url, timeout=2.0):
+            return pid or 0
         time.sleep(0.5)
-    raise NodeError(f"the node did not answer within {timeout:.0f}s.\n{_tail(log_file(settings))}Log: {log_file(settings)}")
+    raise NodeError(f"the node did not answer within {timeout:.0f}s.\n{_tail(node_log)}Log: {node_log}")
 
 
 def stop(settings: Settings, timeout: float = 60.0) -> bool:

@@ -7,6 +7,7 @@ to fetch, whether the query needs a vector.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from search.query.identifiers import QueryRef
@@ -28,6 +29,50 @@ class SearchPlan:
     body: dict                      # the search request body (a hybrid query or a single one)
     pipeline: tuple[str, dict] | None  # (name, body) of the fusion pipeline; None for one list
     timings: dict[str, float] = field(default_factory=dict)
+    chunks_index: str = ""          # the concrete indices searched (one generation: the meta's)
+    docs_index: str = ""
+    warnings: tuple[str, ...] = ()  # e.g. a question too long for BM25, shortened
+
+    @property
+    def index(self) -> str:
+        return self.chunks_index or self.request.index
+
+
+MAX_BM25_WORDS = 100
+"""Lucene refuses a query of more than 1024 clauses (maxClauseCount): BM25 over 8 fields (the
+routing search: 9) makes one clause per field and word, and a ~6,000-character question fails
+with too_many_nested_clauses (measured: 130 distinct words already fail the routing search).
+So BM25 reads at most this many words of a question: its distinct words, in order."""
+
+
+MAX_QUERY_REFS = 16
+"""Identifiers of a question used for the exact section-label sub-query (3 clauses each)."""
+
+
+def bm25_text(query: str) -> tuple[str, str | None]:
+    """The text BM25 searches, and a warning when a long question had to be shortened."""
+    pieces = query.split()
+    if sum(_words(p) for p in pieces) <= MAX_BM25_WORDS:
+        return query, None
+    kept, seen, words = [], set(), 0
+    for piece in pieces:
+        key = piece.strip(".,;:!?()[]{}\"'«»“”").lower()
+        if not key or key in seen:
+            continue
+        if words + _words(piece) > MAX_BM25_WORDS:
+            break
+        seen.add(key)
+        kept.append(piece)
+        words += _words(piece)
+    warning = (f"the question is long ({len(query)} characters, {len(pieces)} words): BM25 searched its first "
+               f"{len(kept)} distinct words (OpenSearch allows 1024 query clauses); k-NN read it up to the "
+               "embedder's window. Shorten the question for a full match.")
+    return " ".join(kept), warning
+
+
+def _words(piece: str) -> int:
+    # what the standard tokenizer may split a whitespace-separated piece into (an upper bound)
+    return max(1, len(re.findall(r"\w+", piece)))
 
 
 def effective_routing(routing: str, refs) -> str:

@@ -14,17 +14,29 @@ import time
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
 from search.errors import LegalSearchError
-from search.index import indices, schema
+from search.index import indices, refresh
 from search.query import bodies, cite, expand
 from search.query.fusion import FusionPipelines, pipeline_for, rrf_pipeline_body, rrf_pipeline_name
 from search.query.identifiers import parse_identifiers
 from search.query.log import RetrievalLog
 from search.query.models import Filters, Hit, SearchRequest, SearchResponse
-from search.query.plan import SearchPlan, candidate_size, effective_routing, needs_vector
+from search.query.plan import (
+    MAX_QUERY_REFS,
+    SearchPlan,
+    bm25_text,
+    candidate_size,
+    effective_routing,
+    needs_vector,
+)
 from search.query.rerank import Rerankers, rerank
 from search.store import Store
 
 log = logging.getLogger(__name__)
+
+TARGET_TTL_S = 2.0
+"""How long a process trusts the index behind an alias before looking again: a reindex that
+moves the alias is followed within this time, and every search in between reads the previous
+generation (kept until `index prune`) with the meta (embedder) that matches it."""
 
 
 class SearchService:
@@ -37,13 +49,28 @@ class SearchService:
         self.embedders = embedders
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
-        self._meta: dict[str, dict] = {}
+        self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
         self._rerankers: Rerankers | None = None
 
+    def target(self, index: str) -> tuple[str, str, dict]:
+        """(chunks index, docs index, meta) of the generation behind `index`'s aliases, looked up
+        again after `TARGET_TTL_S`; a refresh a killed ingest left off is restored on the way."""
+        now = time.monotonic()
+        cached = self._targets.get(index)
+        if cached and now - cached[1] < TARGET_TTL_S:
+            return cached[0]
+        chunks = indices.require(self.store, index, "chunks")
+        refresh.recover(self.store, chunks)
+        if cached and cached[0][0] == chunks:
+            found = cached[0]
+        else:
+            docs = indices.resolve(self.store, index, "docs") or f"{index}-docs"
+            found = (chunks, docs, indices.concrete_meta(self.store, chunks))
+        self._targets[index] = (found, now)
+        return found
+
     def index_meta(self, index: str) -> dict:
-        if index not in self._meta:
-            self._meta[index] = indices.require_meta(self.store, index)
-        return self._meta[index]
+        return self.target(index)[2]
 
     @property
     def rerankers(self) -> Rerankers:
@@ -57,8 +84,11 @@ class SearchService:
     def plan(self, req: SearchRequest) -> SearchPlan:
         """Everything decided before the fused query runs (routing runs its own small search)."""
         timings: dict[str, float] = {}
-        meta = self.index_meta(req.index)
-        refs = tuple(parse_identifiers(req.query))
+        chunks_index, docs_index, meta = self.target(req.index)
+        text, too_long = bm25_text(req.query)
+        if too_long:
+            log.warning(too_long)
+        refs = tuple(parse_identifiers(req.query))[:MAX_QUERY_REFS]
         filters = req.filters
 
         vector = None
@@ -72,26 +102,28 @@ class SearchService:
         routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
-            routed = tuple(self.route(req, vector, filters))
+            routed = tuple(self.route(req, vector, filters, text, docs_index))
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
             elif routing == "boost":
                 boost = routed
 
-        body = bodies.search_body(req.mode, text=req.query, vector=vector, filters=filters,
+        body = bodies.search_body(req.mode, text=text, vector=vector, filters=filters,
                                   size=candidate_size(req), refs=list(refs), boost_doc_keys=boost)
         pipeline = None
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights,
                                     len(bodies.sub_queries(body)))
-        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings)
+        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings,
+                          chunks_index, docs_index, (too_long,) if too_long else ())
 
-    def route(self, req: SearchRequest, vector, filters: Filters) -> list[str]:
+    def route(self, req: SearchRequest, vector, filters: Filters, text: str | None = None,
+              docs_index: str | None = None) -> list[str]:
         """The doc_keys of the best documents for the query (title, parties, summary)."""
-        body = bodies.routing_body(req.query, vector, filters, req.routing_docs)
+        body = bodies.routing_body(text or req.query, vector, filters, req.routing_docs)
         name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
-        result = self.store.search(schema.alias_name(req.index, "docs"), body, pipeline=name)
+        result = self.store.search(docs_index or self.target(req.index)[1], body, pipeline=name)
         return [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
 
     # ----------------------------------------------------------------- run
@@ -99,7 +131,7 @@ class SearchService:
     def run(self, plan: SearchPlan, body: dict | None = None) -> list[tuple[dict, float]]:
         """(source, fused score) in ranked order for the plan's body (or `body`, e.g. a resized copy)."""
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
-        result = self.store.search(plan.request.index, body or plan.body, pipeline=name)
+        result = self.store.search(plan.index, body or plan.body, pipeline=name)
         return [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
 
     def search(self, req: SearchRequest, write_log: bool | None = None) -> SearchResponse:
@@ -129,7 +161,7 @@ class SearchService:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
 
         t = time.perf_counter()
-        expansion = expand.expand(self.store, req.index, sources, plan.filters, xrefs=req.expand_xrefs,
+        expansion = expand.expand(self.store, plan.index, sources, plan.filters, xrefs=req.expand_xrefs,
                                   definitions=req.expand_definitions)
         if req.expand_xrefs or req.expand_definitions:
             timings["expand"] = _ms(t)
@@ -141,7 +173,7 @@ class SearchService:
             query=req.query, hits=hits, not_found=not hits, not_found_reason=reason if not hits else None,
             identifiers=[f"{r.kind} {r.label}" + (" (external)" if r.external else "") for r in plan.refs],
             routed_docs=list(plan.routed), unfollowed_refs=expansion.unfollowed,
-            mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode,
+            mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=list(plan.warnings),
             pipeline=plan.pipeline[0] if plan.pipeline else None,
             rerank=None if req.rerank == "off" else req.rerank,
         )
