@@ -55,7 +55,7 @@ def opensearch_url(settings):
 
     if settings.opensearch_url:
         url = settings.opensearch_url
-        if not probe.wait_for_health(url, timeout=30):
+        if not any(probe.wait_for_health(u.strip(), timeout=30) for u in url.split(",")):  # one or several nodes
             pytest.fail(f"OPENSEARCH_URL={url} does not answer with a yellow/green cluster")
         yield url
         return

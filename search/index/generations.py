@@ -34,7 +34,6 @@ def create(store: Store, name: str, generation: int, model: Embedder, meta: dict
     for kind in schema.KINDS:
         concrete = schema.concrete_name(name, kind, generation)
         body = schema.index_body(kind, name, model.dim, meta, shards=shards, replicas=replicas, alias=False)
-        body["settings"]["index"]["refresh_interval"] = "-1"  # filled in bulk, refreshed once when complete
         store.create_index(concrete, body)
         created.append(concrete)
     return created[0], created[1]

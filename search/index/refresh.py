@@ -4,10 +4,11 @@ An ingest turns `refresh_interval` off (-1) on the chunks index so that a change
 new chunks and the deletion of its stale ones become visible together (see `writer`). An
 ingest killed with SIGKILL never turns it back on: its writes stay invisible, and so does every
 later write until some ingest refreshes. So each writer records a lease in the index's
-`_meta.legalsearch.writers` ("host:pid" -> start time) before turning refresh off, and
+`_meta.legalsearch.writers` ("host:pid:token" -> start time) before turning refresh off, and
 `recover` (run by every command that reads an index: search, `index info`, `node status`,
 ingest) turns it back on when refresh is off and no lease is live. A lease is live while its
-process runs (same host) or, from another host whose processes cannot be checked, for
+writer runs: in this process, while the writer has not released it; in another process of this
+host, while that process runs; from another host, whose processes cannot be checked, for
 `REMOTE_LEASE_S` after it was taken.
 
 Two writers may overlap: the last one out turns refresh back on. The lease update is a
@@ -20,6 +21,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import uuid
 from datetime import UTC, datetime
 
 from search.store import Store
@@ -27,10 +29,11 @@ from search.store import Store
 log = logging.getLogger(__name__)
 
 REMOTE_LEASE_S = 3600.0
+_HELD: set[str] = set()  # the leases writers of this process hold right now
 
 
-def holder() -> str:
-    return f"{socket.gethostname()}:{os.getpid()}"
+def _new_key() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def _now() -> datetime:
@@ -38,7 +41,10 @@ def _now() -> datetime:
 
 
 def is_live(key: str, since: str) -> bool:
-    host, _, pid = key.rpartition(":")
+    host, _, rest = key.partition(":")
+    pid = rest.partition(":")[0]
+    if host == socket.gethostname() and pid == str(os.getpid()):
+        return key in _HELD  # a writer of this process that failed to release is not alive
     if host == socket.gethostname() and pid.isdigit():
         try:
             os.kill(int(pid), 0)
@@ -76,18 +82,22 @@ def refresh_interval(store: Store, concrete: str) -> str | None:
     return store.get_settings(concrete).get(concrete, {}).get("index.refresh_interval")
 
 
-def take(store: Store, concrete: str) -> None:
-    """Record this process as a writer (dropping dead leases), then turn refresh off."""
+def take(store: Store, concrete: str) -> str:
+    """Record a lease (dropping dead ones), then turn refresh off; returns the lease's key."""
+    key = _new_key()
+    _HELD.add(key)
     writers = live_writers(store, concrete)
-    writers[holder()] = _now().isoformat(timespec="seconds")
+    writers[key] = _now().isoformat(timespec="seconds")
     _put_writers(store, concrete, writers)
     store.put_settings(concrete, {"index": {"refresh_interval": "-1"}})
+    return key
 
 
-def release(store: Store, concrete: str) -> None:
-    """Drop this process's lease; the last live writer turns refresh back on and refreshes."""
+def release(store: Store, concrete: str, key: str | None) -> None:
+    """Drop the lease `key`; the last live writer turns refresh back on and refreshes."""
+    _HELD.discard(key)
     writers = live_writers(store, concrete)
-    writers.pop(holder(), None)
+    writers.pop(key, None)
     _put_writers(store, concrete, writers)
     if not writers:
         store.put_settings(concrete, {"index": {"refresh_interval": None}})

@@ -26,6 +26,7 @@ class IndexWriter:
         self.docs = docs or indices.require(store, name, "docs")
         self.registry: dict[str, tuple[str, str, str]] = {}
         self.stats = BulkStats()
+        self.lease: str | None = None
 
     def begin(self) -> None:
         # Make what an interrupted run left visible, so stale chunks can be found and removed.
@@ -37,7 +38,7 @@ class IndexWriter:
             for hit in self.store.scan(self.docs, {"match_all": {}},
                                        source=["doc_sha256", "settings_key", "meta_sha256"])
         }
-        refresh.take(self.store, self.chunks)
+        self.lease = refresh.take(self.store, self.chunks)
 
     def unchanged(self, key: str, sha: str, settings_key: str, meta_sha: str) -> bool:
         """True when the document's bytes, its metadata and the ingest settings are all as recorded."""
@@ -57,9 +58,12 @@ class IndexWriter:
         ]
         self.store.bulk(actions, stats=self.stats)
         # The registry record last: a crash before this line leaves the document to be redone.
-        self.store.index_document(self.docs, key, doc_record)
+        # (As a bulk of one: a 429 is retried like the chunks' are.)
+        self.store.bulk([{"_op_type": "index", "_index": self.docs, "_id": key, "_source": doc_record}],
+                        stats=self.stats)
         self.registry[key] = (doc_record["doc_sha256"], doc_record["settings_key"], doc_record["meta_sha256"])
 
     def end(self) -> None:
-        refresh.release(self.store, self.chunks)
+        refresh.release(self.store, self.chunks, self.lease)
+        self.lease = None
         self.store.refresh(self.docs)

@@ -1,0 +1,189 @@
+"""Load: N concurrent clients send a fixed number of mixed searches (BM25, k-NN, hybrid
+normalization, hybrid RRF; with and without filters) to one node or a cluster, optionally while
+an ingest runs; prints throughput, p50 / p95 / p99 latency and the error count. A benchmark that
+prints figures, not a test.
+
+Every search is planned once before the clock starts (query vector, filters, body, pipeline;
+routing off, so one search is one OpenSearch request): the clients measure the engine, not the
+query embedding, which costs the same on one node and on a cluster. The concurrent ingest re-
+ingests a corpus (--force) into a scratch index in a bounded loop until the searches are done.
+
+    legalsearch node start                  # or: legalsearch node start --nodes 3
+    legalsearch ingest samples/corpus --index load-samples --embedder e5
+    python benchmarks/load.py --index load-samples --clients 8 --queries 800
+    python benchmarks/load.py --index load-samples --clients 8 --queries 800 --ingest samples/corpus
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+from search.config import Settings
+from search.embed import Embedders
+from search.evaluation.gold import load_gold
+from search.index import indices
+from search.ingest import IngestOptions, file_sources, ingest
+from search.query.models import SearchRequest
+from search.query.service import SearchService
+from search.store import Store
+
+REPO = Path(__file__).resolve().parent.parent
+MIX = [  # (label, request fields): the four modes, each with and without filters
+    ("bm25", {"mode": "bm25"}),
+    ("knn", {"mode": "knn"}),
+    ("hybrid-norm", {"mode": "hybrid", "fusion": "normalization"}),
+    ("hybrid-rrf", {"mode": "hybrid", "fusion": "rrf"}),
+]
+FILTERS = [{}, {"as_of": "2025-06-01", "languages": ("en",)}, {"groups": ("litigation-team",), "as_of": "2026-01-01"}]
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))] if values else float("nan")
+
+
+def plan_all(service: SearchService, index: str, questions: list[str], n: int) -> list[tuple[str, str, dict, str | None]]:
+    """n planned searches: (mode label, index, body, pipeline name), in a fixed order."""
+    plans = []
+    for i in range(n):
+        label, fields = MIX[i % len(MIX)]
+        extra = FILTERS[(i // len(MIX)) % len(FILTERS)]
+        req = SearchRequest(query=questions[i % len(questions)], index=index, k=10, routing="off", expand_xrefs=False,
+                            **fields, **extra)
+        plan = service.plan(req)
+        name = service.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
+        plans.append((label, plan.index, plan.body, name))
+    return plans
+
+
+def run_clients(settings: Settings, url: str, plans, clients: int) -> dict:
+    """Each client takes the next planned search until none is left; (latency ms, error) per search."""
+    lock = threading.Lock()
+    cursor = {"next": 0}
+    results: list[tuple[str, float, str | None]] = []
+
+    def client() -> None:
+        store = Store(settings, url=url)
+        while True:
+            with lock:
+                i = cursor["next"]
+                cursor["next"] += 1
+            if i >= len(plans):
+                return
+            label, index, body, pipeline = plans[i]
+            t0 = time.perf_counter()
+            error = None
+            try:
+                store.search(index, body, pipeline=pipeline)
+            except Exception as e:  # counted and printed: the figure is the error count
+                error = f"{type(e).__name__}: {e}"
+            with lock:
+                results.append((label, (time.perf_counter() - t0) * 1000, error))
+
+    threads = [threading.Thread(target=client) for _ in range(clients)]
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    wall = time.perf_counter() - t0
+    return {"wall_s": wall, "results": results}
+
+
+def ingest_loop(settings: Settings, url: str, embedders: Embedders, corpus: Path, index: str, stop: threading.Event,
+                max_rounds: int = 50) -> dict:
+    """Re-ingest `corpus` (--force) into `index` until `stop` is set, `max_rounds` at most."""
+    store = Store(settings, url=url)
+    done = {"rounds": 0, "documents": 0, "chunks": 0, "failed": 0, "rejected": 0, "seconds": 0.0}
+    t0 = time.perf_counter()
+    for _ in range(max_rounds):
+        if stop.is_set():
+            break
+        report = ingest(file_sources([corpus]), settings, IngestOptions(index=index, embedder="e5", force=True),
+                        store=store, embedders=embedders)
+        s = report.summary()
+        done["rounds"] += 1
+        done["documents"] += s["ingested"]
+        done["chunks"] += s["chunks"]
+        done["failed"] += s["failed"]
+        done["rejected"] += int(s["bulk"].get("rejected", 0))
+    done["seconds"] = time.perf_counter() - t0
+    return done
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", required=True, help="an ingested index (e5), e.g. the sample corpus")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--queries", type=int, default=800, help="searches in all (a fixed number)")
+    parser.add_argument("--ingest", type=Path, default=None, help="re-ingest this corpus while the searches run")
+    parser.add_argument("--label", default=None, help="name of this run in the output (default: node count)")
+    parser.add_argument("--json-out", type=Path, default=None, help="append the result as one JSON line here")
+    parser.add_argument("--gold", type=Path, default=REPO / "evaluation" / "gold" / "sample-gold.jsonl")
+    args = parser.parse_args()
+
+    settings = Settings().model_copy(update={"log_searches": False})
+    store = Store(settings)
+    url = store.url
+    nodes = len(store.nodes())
+    embedders = Embedders()
+    service = SearchService(settings, store, embedders)
+    questions = [item.query for item in load_gold(args.gold)]
+    plans = plan_all(service, args.index, questions, args.queries)
+    run_clients(settings, url, plans[: min(40, len(plans))], args.clients)  # warm caches and connections
+
+    load_before = os.getloadavg()
+    stop = threading.Event()
+    ingest_result: dict = {}
+    ingest_thread = None
+    scratch = f"{args.index}-load-ingest"
+    if args.ingest:
+        ingest_thread = threading.Thread(target=lambda: ingest_result.update(
+            ingest_loop(settings, url, embedders, args.ingest, scratch, stop)))
+        ingest_thread.start()
+        time.sleep(2.0)  # the ingest is writing before the clock starts
+    run = run_clients(settings, url, plans, args.clients)
+    stop.set()
+    if ingest_thread:
+        ingest_thread.join()
+        indices.delete(store, scratch)
+    load_after = os.getloadavg()
+
+    latencies = [ms for _, ms, _ in run["results"]]
+    errors = [e for _, _, e in run["results"] if e]
+    row = {
+        "label": args.label or f"{nodes} node{'s' if nodes > 1 else ''}" + (" + ingest" if args.ingest else ""),
+        "nodes": nodes, "clients": args.clients, "queries": len(latencies), "errors": len(errors),
+        "throughput_qps": round(len(latencies) / run["wall_s"], 1),
+        "p50_ms": round(pct(latencies, 0.50), 1), "p95_ms": round(pct(latencies, 0.95), 1),
+        "p99_ms": round(pct(latencies, 0.99), 1),
+        "by_mode_p50_ms": {label: round(pct([ms for lb, ms, _ in run["results"] if lb == label], 0.5), 1)
+                           for label, _ in MIX},
+        "ingest": ingest_result or None,
+        "loadavg_before": [round(x, 2) for x in load_before], "loadavg_after": [round(x, 2) for x in load_after],
+        "cpus": os.cpu_count(),
+    }
+    print(f"{row['label']}: {row['queries']} searches, {args.clients} clients, {row['throughput_qps']} q/s, "
+          f"p50 {row['p50_ms']} ms, p95 {row['p95_ms']} ms, p99 {row['p99_ms']} ms, errors {row['errors']}")
+    print(f"  p50 by mode: {row['by_mode_p50_ms']}")
+    if ingest_result:
+        print(f"  concurrent ingest: {ingest_result['rounds']} rounds, {ingest_result['documents']} documents, "
+              f"{ingest_result['chunks']} chunks in {ingest_result['seconds']:.0f}s, {ingest_result['failed']} failed, "
+              f"{ingest_result['rejected']} bulk items rejected (429) and retried")
+    print(f"  load average before {row['loadavg_before']}, after {row['loadavg_after']} ({row['cpus']} CPUs)")
+    for e in errors[:5]:
+        print(f"  error: {e}", file=sys.stderr)
+    if args.json_out:
+        with args.json_out.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
