@@ -352,20 +352,9 @@ def index_reindex(client, index, sources, manifest, shards, replicas, quiet, as_
 
         legalsearch index reindex --index contracts --embedder e5
     """
-    bar = None
-
-    def on_total(n: int) -> None:
-        nonlocal bar
-        if not quiet:
-            bar = click.progressbar(length=n, label="reindexing", file=sys.stderr, show_pos=True)
-            bar.__enter__()
-
-    try:
+    with _Progress("reindexing", quiet) as bar:
         result = client.reindex(index, sources=sources, manifest=manifest, shards=shards, replicas=replicas,
-                                progress=lambda n: bar.update(n) if bar else None, on_total=on_total, **changes)
-    finally:
-        if bar:
-            bar.__exit__(None, None, None)
+                                progress=bar.update, on_total=bar.start, **changes)
     if as_json:
         _echo_json(result)
         return
@@ -435,20 +424,8 @@ def ingest(client, paths, manifest, quiet, as_json, **options) -> None:
     """
     if not paths and not manifest:
         raise click.UsageError("give at least one PATH or --manifest")
-    bar = None
-
-    def on_total(n: int) -> None:
-        nonlocal bar
-        if not quiet:
-            bar = click.progressbar(length=n, label="ingesting", file=sys.stderr, show_pos=True)
-            bar.__enter__()
-
-    try:
-        report = client.ingest(paths, manifest=manifest, progress=lambda n: bar.update(n) if bar else None,
-                               on_total=on_total, **options)
-    finally:
-        if bar:
-            bar.__exit__(None, None, None)
+    with _Progress("ingesting", quiet) as bar:
+        report = client.ingest(paths, manifest=manifest, progress=bar.update, on_total=bar.start, **options)
     summary = report.summary()
     if as_json:
         _echo_json(report.to_json())
@@ -456,6 +433,29 @@ def ingest(client, paths, manifest, quiet, as_json, **options) -> None:
         click.echo(_render_ingest(summary))
     if summary["failed"]:
         sys.exit(1)
+
+
+class _Progress:
+    """A progress bar on stderr that starts when the total is known (`on_total`); none with -q."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label, self.quiet, self.bar = label, quiet, None
+
+    def start(self, total: int) -> None:
+        if not self.quiet:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+
+    def update(self, n: int) -> None:
+        if self.bar:
+            self.bar.update(n)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar:
+            self.bar.__exit__(None, None, None)
 
 
 def _render_ingest(s: dict) -> str:

@@ -17,6 +17,7 @@ ingests a corpus (--force) into a scratch index in a bounded loop until the sear
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -133,6 +134,8 @@ def main() -> int:
     url = store.url
     nodes = len(store.nodes())
     embedders = Embedders()
+    model = embedders.get(indices.require_meta(store, args.index).get("embedder", "e5"))
+    model.embed_query = functools.lru_cache(maxsize=None)(model.embed_query)  # each question embedded once
     service = SearchService(settings, store, embedders)
     questions = [item.query for item in load_gold(args.gold)]
     plans = plan_all(service, args.index, questions, args.queries)
