@@ -10,6 +10,7 @@ not a test (tests/integration/cluster asserts the configurations that must be id
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from pathlib import Path
 
@@ -54,6 +55,9 @@ def main() -> int:
         info = indices.info(store, index)
         sides.append((SearchService(settings, store, embedders), index, f"{info['shards']} shard(s) on "
                       f"{len(store.nodes())} node(s)"))
+        model = embedders.get(info["meta"]["embedder"])
+        if not hasattr(model.embed_query, "cache_info"):  # each question embedded once, for both sides
+            model.embed_query = functools.lru_cache(maxsize=None)(model.embed_query)
     items = load_gold(args.gold)
     print(f"{len(items)} gold questions, top {args.k}: A = {sides[0][2]}, B = {sides[1][2]}\n")
     print("| mode | questions | identical top-k | mean overlap@k | same top-1 | identical, questions without identifiers |")

@@ -5,8 +5,9 @@ prints figures, not a test.
 
 Every search is planned once before the clock starts (query vector, filters, body, pipeline;
 routing off, so one search is one OpenSearch request): the clients measure the engine, not the
-query embedding, which costs the same on one node and on a cluster. The concurrent ingest re-
-ingests a corpus (--force) into a scratch index in a bounded loop until the searches are done.
+query embedding, which costs the same on one node and on a cluster. The concurrent ingest is a
+separate process that re-ingests a corpus (--force, 16 chunks per bulk batch) into a scratch
+index in a bounded loop, from before the first search until the last one is done.
 
     legalsearch node start                  # or: legalsearch node start --nodes 3
     legalsearch ingest samples/corpus --index load-samples --embedder e5
@@ -20,7 +21,9 @@ import argparse
 import functools
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -97,16 +100,22 @@ def run_clients(settings: Settings, url: str, plans, clients: int) -> dict:
     return {"wall_s": wall, "results": results}
 
 
-def ingest_loop(settings: Settings, url: str, embedders: Embedders, corpus: Path, index: str, stop: threading.Event,
-                max_rounds: int = 50) -> dict:
-    """Re-ingest `corpus` (--force) into `index` until `stop` is set, `max_rounds` at most."""
-    store = Store(settings, url=url)
+def ingest_worker(corpus: Path, index: str, stop_file: Path, max_rounds: int = 50) -> None:
+    """The concurrent ingest, in its own process (as an ingest job would be): re-ingest `corpus`
+    (--force, 16 chunks per batch, so bulk writes run all along) into `index` until `stop_file`
+    exists, `max_rounds` at most; prints "ready" when the models are loaded, a JSON summary at the end."""
+    settings = Settings()
+    store = Store(settings)
+    embedders = Embedders()
+    embedders.get("e5")
+    print("ready", flush=True)
     done = {"rounds": 0, "documents": 0, "chunks": 0, "failed": 0, "rejected": 0, "seconds": 0.0}
     t0 = time.perf_counter()
     for _ in range(max_rounds):
-        if stop.is_set():
+        if stop_file.exists():
             break
-        report = ingest(file_sources([corpus]), settings, IngestOptions(index=index, embedder="e5", force=True),
+        report = ingest(file_sources([corpus]), settings,
+                        IngestOptions(index=index, embedder="e5", force=True, batch_chunks=16),
                         store=store, embedders=embedders)
         s = report.summary()
         done["rounds"] += 1
@@ -114,8 +123,18 @@ def ingest_loop(settings: Settings, url: str, embedders: Embedders, corpus: Path
         done["chunks"] += s["chunks"]
         done["failed"] += s["failed"]
         done["rejected"] += int(s["bulk"].get("rejected", 0))
-    done["seconds"] = time.perf_counter() - t0
-    return done
+    done["seconds"] = round(time.perf_counter() - t0, 1)
+    print(json.dumps(done), flush=True)
+
+
+def start_ingest(corpus: Path, index: str, stop_file: Path) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, __file__, "--ingest-worker", str(corpus), "--index", index,
+                             "--stop-file", str(stop_file)], stdout=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()  # blocks until the worker's models are loaded (or it died)
+    if line.strip() != "ready":
+        raise SystemExit(f"the ingest worker did not start: {line!r}")
+    time.sleep(5.0)  # it is writing before the clock starts
+    return proc
 
 
 def main() -> int:
@@ -127,7 +146,12 @@ def main() -> int:
     parser.add_argument("--label", default=None, help="name of this run in the output (default: node count)")
     parser.add_argument("--json-out", type=Path, default=None, help="append the result as one JSON line here")
     parser.add_argument("--gold", type=Path, default=REPO / "evaluation" / "gold" / "sample-gold.jsonl")
+    parser.add_argument("--ingest-worker", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--stop-file", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.ingest_worker:
+        ingest_worker(args.ingest_worker, args.index, args.stop_file)
+        return 0
 
     settings = Settings().model_copy(update={"log_searches": False})
     store = Store(settings)
@@ -142,21 +166,20 @@ def main() -> int:
     run_clients(settings, url, plans[: min(40, len(plans))], args.clients)  # warm caches and connections
 
     load_before = os.getloadavg()
-    stop = threading.Event()
     ingest_result: dict = {}
-    ingest_thread = None
     scratch = f"{args.index}-load-ingest"
-    if args.ingest:
-        ingest_thread = threading.Thread(target=lambda: ingest_result.update(
-            ingest_loop(settings, url, embedders, args.ingest, scratch, stop)))
-        ingest_thread.start()
-        time.sleep(2.0)  # the ingest is writing before the clock starts
-    run = run_clients(settings, url, plans, args.clients)
-    stop.set()
-    if ingest_thread:
-        ingest_thread.join()
-        indices.delete(store, scratch)
-    load_after = os.getloadavg()
+    worker = None
+    with tempfile.TemporaryDirectory() as tmp:
+        stop_file = Path(tmp) / "stop"
+        if args.ingest:
+            worker = start_ingest(args.ingest, scratch, stop_file)
+        run = run_clients(settings, url, plans, args.clients)
+        load_after = os.getloadavg()
+        if worker:
+            stop_file.touch()
+            out, _ = worker.communicate(timeout=600)  # it finishes the round it is in
+            ingest_result = json.loads(out.strip().splitlines()[-1])
+            indices.delete(store, scratch)
 
     latencies = [ms for _, ms, _ in run["results"]]
     errors = [e for _, _, e in run["results"] if e]

@@ -115,6 +115,7 @@ class Store:
                 return missing
             raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
         except ConnectionTimeout as e:
+            self._retire(e)
             raise NodeError(
                 f"OpenSearch at {self.url} did not answer within {self.settings.request_timeout:g}s while trying "
                 f"to {what}: a node may be frozen or overloaded (`legalsearch node status`); the limit is "
@@ -127,6 +128,26 @@ class Store:
             ) from e
         except TransportError as e:
             raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}") from e
+
+    def _retire(self, e: ConnectionTimeout) -> None:
+        """After a timeout, if the node that did not answer does not answer a 1-second HEAD either
+        (frozen, not just waiting on a slow shard), send the next requests to the other nodes
+        for a while (opensearch-py retires a node itself only when it retries, and a timeout is
+        not retried here)."""
+        pool = getattr(e.info, "pool", None)  # urllib3's ReadTimeoutError names the host it waited on
+        connections = getattr(self.client.transport.connection_pool, "connections", [])
+        if pool is None or len(connections) < 2:
+            return
+        for connection in list(connections):
+            if connection.host != f"{pool.scheme}://{pool.host}:{pool.port}":
+                continue
+            try:
+                connection.perform_request("HEAD", "/", timeout=1.0)
+            except OSConnectionError:
+                log.warning("%s does not answer; using the other nodes for a while", connection.host)
+                self.client.transport.mark_dead(connection)
+            except TransportError:
+                pass  # it answered (with an error status): a slow shard elsewhere, not this node
 
     # ----------------------------------------------------------------- cluster
 

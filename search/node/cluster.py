@@ -140,6 +140,10 @@ def start(settings: Settings, spec: ClusterSpec, timeout: float = 300.0) -> Clus
     spec.root.mkdir(parents=True, exist_ok=True)
     previous = read_state(spec.root)
     known = {m.name: m for m in previous.members} if previous else {}
+    extra = [m.name for m in known.values() if m.name not in spec.node_names() and m.alive]
+    if extra:
+        raise NodeError(f"{', '.join(extra)} of this cluster still run; to run {spec.nodes} nodes, stop the cluster "
+                        "first (`legalsearch node stop`)")
     members, to_start = _plan_members(spec, known)
     seeds = [f"127.0.0.1:{m.transport_port}" for m in members]
     for m in to_start:

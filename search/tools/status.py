@@ -92,7 +92,7 @@ def render(report: dict) -> str:
     for n in report.get("nodes", []):
         manager = "  (cluster manager)" if n["cluster_manager"] else ""
         lines.append(f"node:     {n['name']:<10} {n['address']:<22} roles {n['roles']}  heap {n['heap_percent']}%{manager}")
-    for m in report.get("local_cluster", []):
+    for m in report.get("local_cluster", []) if report["source"] == "local cluster" else []:
         if not m["running"]:
             lines.append(f"down:     {m['name']} ({m['url']}, last pid {m['pid']}): `legalsearch node start --nodes "
                          f"{len(report['local_cluster'])}` brings it back")

@@ -78,8 +78,13 @@ def cluster_samples(settings, cluster_store, embedders):
 
 @pytest.fixture
 def healthy_cluster(settings, cluster_spec, test_cluster, cluster_store):
-    """Yields the cluster state; afterwards every node runs again and the cluster is green."""
-    yield test_cluster
+    """Yields the cluster state as it is now (a node an earlier test restarted has a new pid);
+    afterwards every node runs again and the cluster is green."""
+    from search.node import cluster
+
+    state = cluster.read_state(cluster_spec.root)
+    assert all(m.alive for m in state.members), state
+    yield state
     restore(settings, cluster_spec, cluster_store)
 
 
