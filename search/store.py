@@ -15,7 +15,7 @@ import random
 import threading
 import time
 from collections.abc import Iterable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from opensearchpy import OpenSearch, helpers
@@ -49,10 +49,6 @@ class BulkStats:
     retried: int = 0      # items sent again after a rejection
     failed: int = 0       # items that failed for good (rejected after the last retry, or refused)
     backoff_s: float = 0.0
-
-    def add(self, other: BulkStats) -> None:
-        for name, value in asdict(other).items():
-            setattr(self, name, getattr(self, name) + value)
 
 
 def resolve_url(settings: Settings) -> str:
@@ -263,28 +259,22 @@ class Store:
     def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
              stats: BulkStats | None = None) -> int:
         """Send bulk actions; items refused with 429 are sent again with backoff (`BULK_RETRIES`
-        times); raise BulkError with the failing ids if any item still fails. What happened is
-        added to `stats` (and to `self.bulk_stats`)."""
-        run = BulkStats()
+        times); raise BulkError with the failing ids if any item still fails. What happens is
+        counted, as it happens, in `stats` and in `self.bulk_stats`."""
+        sinks = [self.bulk_stats] + ([stats] if stats is not None else [])
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
         items = list(actions)
-        try:
-            for start in range(0, len(items), chunk_size):
-                sent, failed = self._bulk_chunk(items[start:start + chunk_size], refresh, run)
-                ok += sent
-                for item in failed:
-                    op = next(iter(item.values()))
-                    failed_ids.append(str(op.get("_id")))
-                    errors.append(op.get("error") or op)
-        finally:
-            run.failed = len(failed_ids)
-            with self._stats_lock:
-                self.bulk_stats.add(run)
-                if stats is not None:
-                    stats.add(run)
+        for start in range(0, len(items), chunk_size):
+            sent, failed = self._bulk_chunk(items[start:start + chunk_size], refresh, sinks)
+            ok += sent
+            for item in failed:
+                op = next(iter(item.values()))
+                failed_ids.append(str(op.get("_id")))
+                errors.append(op.get("error") or op)
         if failed_ids:
+            self._count(sinks, failed=len(failed_ids))
             first = errors[0]
             reason = first.get("reason") if isinstance(first, dict) else first
             raise BulkError(
@@ -293,7 +283,13 @@ class Store:
             )
         return ok
 
-    def _bulk_chunk(self, chunk: list[dict], refresh: bool | str, run: BulkStats) -> tuple[int, list[dict]]:
+    def _count(self, sinks: list[BulkStats], **deltas: float) -> None:
+        with self._stats_lock:
+            for sink in sinks:
+                for name, value in deltas.items():
+                    setattr(sink, name, getattr(sink, name) + value)
+
+    def _bulk_chunk(self, chunk: list[dict], refresh: bool | str, sinks: list[BulkStats]) -> tuple[int, list[dict]]:
         """One bulk request and its retries; (items done, items failed for good)."""
         ok = 0
         failed: list[dict] = []
@@ -302,10 +298,9 @@ class Store:
             if attempt:
                 log.warning("%d bulk items rejected (429); retry %d of %d", len(pending), attempt, BULK_RETRIES)
                 wait = min(BULK_MAX_BACKOFF_S, BULK_BACKOFF_S * 2 ** (attempt - 1)) * random.uniform(0.75, 1.0)
-                run.backoff_s += wait
-                run.retried += len(pending)
+                self._count(sinks, backoff_s=wait, retried=len(pending))
                 time.sleep(wait)
-            run.requests += 1
+            self._count(sinks, requests=1)
             rejected = []
             for action, (success, item) in zip(pending, self._bulk_request(pending, refresh), strict=True):
                 op_type, op = next(iter(item.items()))
@@ -315,7 +310,7 @@ class Store:
                     rejected.append((action, item))
                 else:
                     failed.append(item)
-            run.rejected += len(rejected)
+            self._count(sinks, rejected=len(rejected))
             if not rejected:
                 break
             if attempt == BULK_RETRIES:
