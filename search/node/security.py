@@ -331,16 +331,15 @@ def initialized(settings: Settings, url: str) -> bool:
 
 
 def bootstrap(settings: Settings, url: str) -> list[str]:
-    """Bring the legalsearch roles and the service account up to date (admin certificate, REST).
-    Returns what was changed; a node set up by this version changes nothing."""
+    """Bring the legalsearch roles and the service account up to date (admin certificate, REST):
+    a role changed by hand (its DLS dropped, say) is put back on the next start. Returns what was
+    changed; a node set up by this version changes nothing."""
     found = Secrets(settings.node_secrets)
     api = "/_plugins/_security/api"
     changed = []
     for name, body in roles(settings.log_index).items():
         status, current = _request(settings, url, "GET", f"{api}/roles/{name}")
-        have = current.get(name, {}) if status == 200 else {}
-        if have.get("description") != body["description"] or have.get("index_permissions", [{}])[0].get(
-                "index_patterns") != body["index_permissions"][0]["index_patterns"]:
+        if status != 200 or _role_key(current.get(name, {})) != _role_key(body):
             _checked(_request(settings, url, "PUT", f"{api}/roles/{name}", body), f"write role {name}")
             changed.append(f"role {name}")
     status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
@@ -354,6 +353,15 @@ def bootstrap(settings: Settings, url: str) -> list[str]:
     if changed:
         log.info("security configuration updated: %s", ", ".join(changed))
     return changed
+
+
+def _role_key(role: dict) -> tuple:
+    """What a role grants, comparable between our body and the plugin's answer (which adds
+    reserved / static flags and empty fls / masked_fields lists)."""
+    return (role.get("description"), tuple(sorted(role.get("cluster_permissions") or ())), tuple(
+        (tuple(p.get("index_patterns") or ()), p.get("dls") or "", tuple(p.get("fls") or ()),
+         tuple(p.get("masked_fields") or ()), tuple(sorted(p.get("allowed_actions") or ())))
+        for p in role.get("index_permissions") or ()))
 
 
 def _checked(answer: tuple[int, dict], what: str) -> dict:

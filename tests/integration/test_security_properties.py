@@ -13,7 +13,8 @@ Each example checks, on the real secured node:
   aggregations count only those, an ids query finds no other chunk, a bool[match, knn] query
   returns no other chunk, and a hybrid query fails as documented for 2.19 (neural-search #1303).
 
-LEGALSEARCH_PROPERTY_EXAMPLES sets the number of examples (default 20; about 2 minutes here).
+LEGALSEARCH_PROPERTY_EXAMPLES sets the number of examples (default 15: about 2 minutes on the
+shared 2-core development machine at load 10).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import os
 import uuid
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, Phase, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from search.errors import StoreError
 from search.index import schema
@@ -33,7 +36,7 @@ from search.query import fusion
 from search.security import admin
 from tests.integration.conftest import user_store
 
-EXAMPLES = int(os.environ.get("LEGALSEARCH_PROPERTY_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("LEGALSEARCH_PROPERTY_EXAMPLES", "15"))
 GROUPS = ("g0", "g1", "g2")
 NOBODYS = "g9"  # a group no user holds: such documents are for the admin only
 VOCAB = ("indemnity", "liability", "termination", "notice", "payment", "fees", "warranty", "confidential",
@@ -51,7 +54,7 @@ def documents(draw) -> Document:
     """A short contract: numbered clauses, a defined term, a cross-reference, random ACL."""
     n = next(_ids)
     acl = draw(st.lists(st.sampled_from(GROUPS + (NOBODYS,)), max_size=3, unique=True))
-    public = draw(st.booleans()) if acl else True
+    public = draw(st.sampled_from((False, False, True))) if acl else True  # mostly private: more to leak
     clauses = [f'1. Definitions\n"Widget{n}" means the {_words(draw, 3, 6)} described in clause 3.']
     for i in range(2, draw(st.integers(3, 5)) + 1):
         ref = f" Subject to clause {i - 1}, the Widget{n} applies." if draw(st.booleans()) else ""
@@ -124,7 +127,9 @@ def _doc_of(chunk_id: str) -> str:
     return chunk_id.split(":")[0]
 
 
-@settings(max_examples=EXAMPLES, deadline=None, database=None,
+# No shrinking: every example adds documents to one growing index, so a shrunk example does not
+# replay the same state, and each step costs seconds; a failure prints the example as drawn.
+@hypothesis_settings(max_examples=EXAMPLES, deadline=None, database=None, phases=(Phase.explicit, Phase.generate),
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 @given(new_docs=st.lists(documents(), min_size=1, max_size=2),
