@@ -317,6 +317,8 @@ def _request(settings: Settings, url: str, method: str, path: str, body=None,
             return e.code, json.loads(text)
         except ValueError:
             return e.code, {"message": text}
+    except (urllib.error.URLError, OSError) as e:
+        raise NodeError(f"cannot reach the local node at {url} for its security set-up: {e}") from e
 
 
 def initialized(settings: Settings, url: str) -> bool:
@@ -325,7 +327,7 @@ def initialized(settings: Settings, url: str) -> bool:
     try:
         status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
                              basic=(ADMIN_USER, Secrets(settings.node_secrets).admin_password()))
-    except OSError:
+    except NodeError:
         return False
     return status == 200
 

@@ -113,3 +113,15 @@ def test_the_ssl_error_is_not_reported_as_an_unreachable_node(store):
     with pytest.raises(TLSError) as caught:
         store._call("x", _raising(ex.SSLError("N/A", "certificate verify failed: unable to get local issuer", None)))
     assert "Is the node running" not in str(caught.value)
+
+
+def test_the_log_records_who_searched_and_the_groups_actually_searched():
+    from search.index import schema
+    from search.query.log import record
+    from search.query.models import SearchRequest, SearchResponse
+
+    req = SearchRequest(query="settlement", groups=("litigation-team", "board"))
+    rec = record(req, SearchResponse(query="settlement", hits=[], not_found=True), "2026-01-01T00:00:00.000Z",
+                 user="alice", groups=("litigation-team",))
+    assert rec["user"] == "alice" and rec["groups"] == ["litigation-team"]
+    assert set(rec) <= set(schema.mapping_json("log")["mappings"]["properties"])  # the strict mapping takes it
