@@ -91,8 +91,10 @@ def main(ctx: click.Context, verbose: int) -> None:
 def node() -> None:
     """Install, start, stop and inspect a local OpenSearch node (no Docker needed).
 
-    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, lang-painless,
-    analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME.
+    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, security,
+    lang-painless, analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME. It
+    is secured: TLS with a local CA, an admin password and the legalsearch roles, its secrets in
+    LEGALSEARCH_SECRETS_DIR (default: beside the node home); see `node credentials`.
     """
 
 
