@@ -322,14 +322,13 @@ def _request(settings: Settings, url: str, method: str, path: str, body=None,
 
 
 def initialized(settings: Settings, url: str) -> bool:
-    """True once the plugin has loaded its security index (the admin certificate passes before
-    that; a password does not: 503 "OpenSearch Security not initialized.")."""
+    """True once the plugin has loaded its security index (before that its REST API answers
+    500 / 503 "Security index not initialized", even to the admin certificate)."""
     try:
-        status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
-                             basic=(ADMIN_USER, Secrets(settings.node_secrets).admin_password()))
+        status, _ = _request(settings, url, "GET", f"/_plugins/_security/api/roles/{READER_ROLE}")
     except NodeError:
         return False
-    return status == 200
+    return status in (200, 404)
 
 
 def bootstrap(settings: Settings, url: str) -> list[str]:
@@ -352,6 +351,11 @@ def bootstrap(settings: Settings, url: str) -> list[str]:
         _checked(_request(settings, url, "PUT", f"{api}/internalusers/{SERVICE_USER}", body),
                  f"create the {SERVICE_USER} account")
         changed.append(f"user {SERVICE_USER}")
+    status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
+                         basic=(ADMIN_USER, found.admin_password()))
+    if status == 401:
+        log.warning("the node does not accept the admin password in %s (changed elsewhere?): set it again with "
+                    "`legalsearch users passwd admin`", found.admin_password_file)
     if changed:
         log.info("security configuration updated: %s", ", ".join(changed))
     return changed

@@ -107,8 +107,8 @@ def _how_to_log_in(client: Any, index: str, echo: Callable[[str], None]) -> None
     demo users: {', '.join(DEMO_USERS)}; passwords in {demo_users_file(client)} (0600)
     search as a user (asks for the password):
         legalsearch search "settlement strategy" --index {index} --user demo-lawyer
-    the same index read directly (curl, Dashboards, aggregations) gets public chunks only for demo-staff:
-        curl --cacert {found.pki.ca} -u demo-staff "{url}/{index}/_search?q=settlement"
+    read directly (curl, Dashboards, aggregations) demo-staff gets public chunks only, never the privileged note:
+        curl --cacert {found.pki.ca} -u demo-staff "{url}/{index}/_search?q=liability"
     the retrieval log is readable by demo-auditor only:
         curl --cacert {found.pki.ca} -u demo-auditor "{url}/{client.settings.log_index}/_search"
     the admin: `legalsearch node credentials` (password with --show-password); users: `legalsearch users --help`
