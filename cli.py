@@ -68,8 +68,10 @@ def main(ctx: click.Context, verbose: int) -> None:
     chunks of contracts, NDAs, privacy policies and statutes (English and Italian), with
     validity dates, ACLs and cross-reference expansion.
 
-    The node: OPENSEARCH_URL (with OPENSEARCH_USER / OPENSEARCH_PASSWORD) points at any node or
-    cluster; without it the local node started by `legalsearch node start` is used.
+    The node: OPENSEARCH_URL (with OPENSEARCH_USER / OPENSEARCH_PASSWORD and OPENSEARCH_CA_CERTS)
+    points at any node or cluster; without it the local node started by `legalsearch node start`
+    is used, over TLS, as its admin (credentials found in its secrets folder). Searches run for
+    an end user with --user (or LEGALSEARCH_USER / LEGALSEARCH_PASSWORD): see docs/security.md.
 
     Example:
 
@@ -89,8 +91,10 @@ def main(ctx: click.Context, verbose: int) -> None:
 def node() -> None:
     """Install, start, stop and inspect a local OpenSearch node (no Docker needed).
 
-    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, lang-painless,
-    analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME.
+    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, security,
+    lang-painless, analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME. It
+    is secured: TLS with a local CA, an admin password and the legalsearch roles, its secrets in
+    LEGALSEARCH_SECRETS_DIR (default: beside the node home); see `node credentials`.
     """
 
 
@@ -166,6 +170,27 @@ def node_status(client, as_json: bool) -> None:
         click.echo(status.render(report))
     if not report["reachable"]:
         sys.exit(1)
+
+
+@node.command("credentials")
+@click.option("--show-password", is_flag=True, help="Also print the admin password (it is never printed otherwise).")
+@json_option
+@click.pass_obj
+def node_credentials(client, show_password: bool, as_json: bool) -> None:
+    """How to log in to the local node: URL, admin user, CA certificate and where the passwords
+    are kept (0600, outside the node home).
+
+    Example:
+
+        curl --cacert "$(legalsearch node credentials --json | jq -r .ca_certs)" -u admin https://127.0.0.1:9200
+    """
+    from search.tools import status
+
+    report = status.credentials(client.settings, show_password=show_password)
+    if as_json:
+        _echo_json(report)
+    else:
+        click.echo(status.render_credentials(report))
 
 
 # --------------------------------------------------------------------------- shared options
@@ -364,7 +389,9 @@ def search_options(f):
                      help="Matter date: only text valid on that date (valid_from <= date < valid_to)."),
         click.option("--jurisdiction", "jurisdictions", multiple=True, help="Restrict to a jurisdiction (repeatable)."),
         click.option("--group", "groups", multiple=True,
-                     help="Caller's groups (repeatable). Without any, only public chunks are visible."),
+                     help="ACL groups to search (repeatable), besides public chunks. With --user: only narrows the "
+                          "user's verified groups (default: all of them). As the admin: the groups to view as "
+                          "(none: public only)."),
         click.option("--doc-id", "doc_ids", multiple=True, help="Restrict to documents (repeatable)."),
         click.option("--doc-type", "doc_types", multiple=True, help="Restrict to document types (repeatable)."),
         click.option("--language", "languages", multiple=True, help="Restrict to languages: en, it (repeatable)."),
@@ -397,6 +424,25 @@ def search_options(f):
     return f
 
 
+def user_option(f):
+    return click.option(
+        "--user", "end_user", default=None, metavar="NAME",
+        help="Search for this user: the node checks the password (LEGALSEARCH_PASSWORD, else asked) and only "
+             "the user's groups are searched; --group can then only narrow them. Default: LEGALSEARCH_USER.",
+    )(f)
+
+
+def _for_user(client, name: str | None):
+    """The client whose searches run for `name` (or LEGALSEARCH_USER), asking for the password."""
+    name = name or client.settings.user
+    if not name:
+        return client
+    known = client.settings.password if client.settings.user in (None, name) else None
+    password = known.get_secret_value() if known else click.prompt(f"password for {name}", hide_input=True,
+                                                                     err=True)
+    return client.as_user(name, password)
+
+
 def _request(client, query: str, options: dict):
     """The one SearchRequest of a command line (a bad option is bad usage: exit 2, one line)."""
     try:
@@ -408,9 +454,10 @@ def _request(client, query: str, options: dict):
 @main.command()
 @click.argument("query")
 @search_options
+@user_option
 @json_option
 @click.pass_obj
-def search(client, query: str, as_json: bool, **options) -> None:
+def search(client, query: str, as_json: bool, end_user: str | None, **options) -> None:
     """Search: hybrid BM25 + k-NN fused inside OpenSearch, with filters applied inside every
     sub-query.
 
@@ -423,6 +470,7 @@ def search(client, query: str, as_json: bool, **options) -> None:
     """
     from search.query.models import CONTRACT_FIELDS
 
+    client = _for_user(client, end_user)
     response = client.search(_request(client, query, options))
     if as_json:
         click.echo(response.model_dump_json(indent=2, include=CONTRACT_FIELDS))
@@ -453,9 +501,10 @@ def _render_search(r) -> str:
 @click.argument("query")
 @search_options
 @click.option("--depth", type=int, default=100, show_default=True, help="Rank each list within its top N.")
+@user_option
 @json_option
 @click.pass_obj
-def explain(client, query: str, depth: int, as_json: bool, **options) -> None:
+def explain(client, query: str, depth: int, as_json: bool, end_user: str | None, **options) -> None:
     """Why each hit ranks where it does: its rank in the BM25, k-NN and identifier lists and its
     fused score, for the same plan `search` runs (routing included).
 
@@ -465,6 +514,7 @@ def explain(client, query: str, depth: int, as_json: bool, **options) -> None:
     """
     from search.query.explain import render
 
+    client = _for_user(client, end_user)
     result = client.explain(_request(client, query, options), depth=depth)
     if as_json:
         _echo_json(result)
@@ -648,6 +698,204 @@ def eval_gold(client, gold_file, index, ingest_path, embedder, k, modes, routing
         _echo_json(scores)
     else:
         click.echo(table)
+
+
+# --------------------------------------------------------------------------- users and groups
+
+
+def _new_password(name: str, from_stdin: bool) -> str:
+    if from_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+        if not password:
+            raise click.UsageError("--password-stdin: no password on standard input")
+        return password
+    return click.prompt(f"new password for {name}", hide_input=True, confirmation_prompt=True, err=True)
+
+
+password_stdin_option = click.option("--password-stdin", is_flag=True,
+                                     help="Read the password from the first line of standard input (for scripts).")
+
+
+@main.group(cls=_Group)
+def users() -> None:
+    """Users of the security plugin: end users (role reader: chunks under document-level
+    security, filtered by their groups) and auditors (the retrieval log). Needs the admin (the
+    local node's is used alone; elsewhere OPENSEARCH_USER / OPENSEARCH_PASSWORD).
+
+    Passwords are asked for (or read with --password-stdin), never taken from the command line.
+    """
+
+
+@users.command("add")
+@click.argument("name")
+@click.option("--group", "groups", multiple=True, metavar="GROUP",
+              help="ACL group the user belongs to (repeatable): letters, digits, '.', '_', '-'.")
+@click.option("--role", "roles", type=click.Choice(["reader", "auditor"]), multiple=True,
+              help="reader (default): searches and reads chunks; auditor: reads the retrieval log. Repeatable.")
+@click.option("--dashboards", is_flag=True, help="Also let the user log in to OpenSearch Dashboards (kibana_user).")
+@password_stdin_option
+@json_option
+@click.pass_obj
+def users_add(client, name: str, groups, roles, dashboards: bool, password_stdin: bool, as_json: bool) -> None:
+    """Create a user with its ACL groups.
+
+    Example:
+
+        legalsearch users add alice --group litigation-team
+    """
+    from search.security.admin import check_groups, check_user
+
+    check_user(name), check_groups(groups)  # before asking for a password
+    created = client.add_user(name, _new_password(name, password_stdin), groups=groups, roles=roles or ("reader",),
+                              dashboards=dashboards)
+    if as_json:
+        _echo_json(created)
+    else:
+        click.echo(f"created {name} (groups: {', '.join(created['groups']) or 'none'}; "
+                   f"roles: {', '.join(created['roles'])})")
+
+
+@users.command("list")
+@json_option
+@click.pass_obj
+def users_list(client, as_json: bool) -> None:
+    """List users with their groups and roles.
+
+    Example:
+
+        legalsearch users list --json
+    """
+    found = client.list_users()
+    if as_json:
+        _echo_json(found)
+        return
+    for u in found:
+        click.echo(f"{u['user']:<28} groups: {', '.join(u['groups']) or '-':<36} roles: {', '.join(u['roles']) or '-'}"
+                   + ("  (reserved)" if u["reserved"] else ""))
+
+
+@users.command("remove")
+@click.argument("name")
+@click.pass_obj
+def users_remove(client, name: str) -> None:
+    """Remove a user.
+
+    Example:
+
+        legalsearch users remove alice
+    """
+    click.echo(f"removed {name}" if client.remove_user(name) else f"no user named {name!r}")
+
+
+@users.command("passwd")
+@click.argument("name")
+@password_stdin_option
+@click.pass_obj
+def users_passwd(client, name: str, password_stdin: bool) -> None:
+    """Set a user's password. For the local node's `admin`, the stored admin password changes too.
+
+    Example:
+
+        legalsearch users passwd alice
+    """
+    client.set_password(name, _new_password(name, password_stdin))
+    click.echo(f"password of {name} changed")
+
+
+@users.command("whoami")
+@user_option
+@json_option
+@click.pass_obj
+def users_whoami(client, end_user: str | None, as_json: bool) -> None:
+    """Who the node says you are: the connection's user, or with --user the end user, with the
+    groups a search would use.
+
+    Example:
+
+        legalsearch users whoami --user alice
+    """
+    client = _for_user(client, end_user)
+    principal = client.service.authenticator.principal()
+    report = {"user": principal.user, "groups": None if principal.groups is None else list(principal.groups),
+              "enforced_by": "OpenSearch security plugin" if principal.engine_enforced else "this client only",
+              "url": client.store.url}
+    if as_json:
+        _echo_json(report)
+    else:
+        groups = "all (unrestricted)" if report["groups"] is None else ", ".join(report["groups"]) or "none (public only)"
+        click.echo(f"user:   {report['user'] or '-'}\ngroups: {groups}\nACL:    enforced by {report['enforced_by']}\n"
+                   f"node:   {report['url']}")
+
+
+@users.command("init")
+@click.option("--service-password-stdin", is_flag=True,
+              help="Also create the search service account, its password read from standard input.")
+@click.pass_obj
+def users_init(client, service_password_stdin: bool) -> None:
+    """Create or update the legalsearch roles on an external cluster (the local node does it at
+    start): legalsearch_reader (DLS on ACL groups), legalsearch_service, legalsearch_auditor.
+
+    Example:
+
+        echo "$SERVICE_PASSWORD" | legalsearch users init --service-password-stdin
+    """
+    password = _new_password("legalsearch-service", True) if service_password_stdin else None
+    for item in client.init_security(password):
+        click.echo(f"wrote {item}")
+
+
+@main.group(cls=_Group)
+def groups() -> None:
+    """ACL groups of users (their backend roles). A chunk is readable by its public flag or by
+    any group in its `acl`; a change applies on the user's next request."""
+
+
+@groups.command("grant")
+@click.argument("user")
+@click.argument("group_names", metavar="GROUP...", nargs=-1, required=True)
+@click.pass_obj
+def groups_grant(client, user: str, group_names) -> None:
+    """Add groups to a user.
+
+    Example:
+
+        legalsearch groups grant alice litigation-team deal-team
+    """
+    click.echo(f"{user}: {', '.join(client.grant_groups(user, group_names)) or 'no groups'}")
+
+
+@groups.command("revoke")
+@click.argument("user")
+@click.argument("group_names", metavar="GROUP...", nargs=-1, required=True)
+@click.pass_obj
+def groups_revoke(client, user: str, group_names) -> None:
+    """Remove groups from a user.
+
+    Example:
+
+        legalsearch groups revoke alice deal-team
+    """
+    click.echo(f"{user}: {', '.join(client.revoke_groups(user, group_names)) or 'no groups'}")
+
+
+@groups.command("list")
+@json_option
+@click.pass_obj
+def groups_list(client, as_json: bool) -> None:
+    """Every group with its users.
+
+    Example:
+
+        legalsearch groups list
+    """
+    found = client.list_groups()
+    if as_json:
+        _echo_json(found)
+        return
+    for group, names in found.items():
+        click.echo(f"{group:<32} {', '.join(names)}")
+    if not found:
+        click.echo("no groups")
 
 
 # --------------------------------------------------------------------------- dashboards

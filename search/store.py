@@ -2,24 +2,48 @@
 
 Everything else builds request bodies as plain dicts (pure functions) and hands them here.
 Every call goes through `Store._call`, which wraps opensearch-py's errors into
-`search.errors`: an unreachable node is a NodeError, a refusal a StoreError, each with a
+`search.errors`: an unreachable node is a NodeError (a failed TLS handshake a TLSError), a
+refusal a StoreError (401 an AuthenticationError, 403 a PermissionDeniedError), each with a
 message that says what to do next. A `Store` is built once where a command starts (the
 `LegalSearch` client) and handed down.
+
+Who a Store connects as (`connection`): OPENSEARCH_URL with OPENSEARCH_USER / OPENSEARCH_PASSWORD
+(or credentials in the URL, which are moved out of it) and OPENSEARCH_CA_CERTS; for the local
+node, its CA and the `admin` (or, for searches on behalf of an end user, the service account's)
+password are found in its secrets folder, so nobody has to set anything (docs/security.md).
+URLs in messages never carry credentials.
 """
 
 from __future__ import annotations
 
+import base64
 import logging
+import re
 from collections.abc import Iterable, Iterator
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
 from opensearchpy import OpenSearch, helpers
+from opensearchpy.exceptions import (
+    AuthenticationException,
+    AuthorizationException,
+    NotFoundError,
+    TransportError,
+)
 from opensearchpy.exceptions import ConnectionError as OSConnectionError
-from opensearchpy.exceptions import NotFoundError, TransportError
+from opensearchpy.exceptions import SSLError as OSSSLError
 
-from search.config import Settings
-from search.errors import BulkError, NodeError, StoreError
-from search.node import process
+from search.config import Settings, split_credentials
+from search.errors import (
+    AuthenticationError,
+    BulkError,
+    NodeError,
+    PermissionDeniedError,
+    StoreError,
+    TLSError,
+)
+from search.node import process, security
 
 log = logging.getLogger(__name__)
 # opensearch-py logs every failed attempt with a traceback at WARNING; while waiting for a node
@@ -29,47 +53,123 @@ logging.getLogger("opensearch").setLevel(logging.ERROR)
 _RAISE = object()  # sentinel: a 404 is an error unless the caller says what it means
 
 
+Identity = Literal["admin", "service", "admin-certificate"]
+"""Whom a Store connects as when no credentials are configured and the node is the local one:
+its `admin` user, its search service account, or the admin client certificate (super-admin:
+the only way to change the reserved `admin` user)."""
+
+_warned: set[str] = set()  # warnings said once per process
+
+
+def warn_once(key: str, message: str) -> None:
+    if key not in _warned:
+        _warned.add(key)
+        log.warning(message)
+
+
 def resolve_url(settings: Settings) -> str:
     """OPENSEARCH_URL when set, else the local node started from this machine's node home."""
     if settings.opensearch_url:
-        return settings.opensearch_url.rstrip("/")
+        return split_credentials(settings.opensearch_url)[0].rstrip("/")
     url = process.local_url(settings)
     if url:
         return url
     raise NodeError(
-        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. http://localhost:9200 from "
+        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. https://localhost:9200 from "
         "docker-compose.yml) or start the local node with `legalsearch node start`."
     )
 
 
-def _client(url: str, settings: Settings, timeout: float) -> OpenSearch:
-    kwargs: dict[str, Any] = {"hosts": [url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
-    if settings.opensearch_user and settings.opensearch_password:
-        kwargs["http_auth"] = (settings.opensearch_user, settings.opensearch_password.get_secret_value())
-    if url.startswith("https"):
-        kwargs["verify_certs"] = settings.opensearch_verify_certs
-        kwargs["ssl_show_warn"] = settings.opensearch_verify_certs
+@dataclass(frozen=True)
+class Connection:
+    """Where and as whom a Store connects (never printed whole: `auth` holds a password)."""
+
+    url: str
+    user: str | None = None
+    password: str | None = None
+    ca_certs: Path | None = None
+    verify: bool = True
+    client_cert: tuple[Path, Path] | None = None
+
+    @property
+    def who(self) -> str:
+        if self.client_cert:
+            return "the admin certificate"
+        return f"user {self.user!r}" if self.user else "an anonymous client"
+
+
+def connection(settings: Settings, url: str | None = None, identity: Identity = "admin") -> Connection:
+    """The URL, credentials and CA a Store uses (see the module docstring)."""
+    raw = url or settings.opensearch_url
+    clean, url_user, url_password = split_credentials(raw) if raw else (resolve_url(settings), None, None)
+    clean = clean.rstrip("/")
+    user = settings.opensearch_user or url_user
+    password = settings.opensearch_password.get_secret_value() if settings.opensearch_password else url_password
+    ca = settings.opensearch_ca_certs
+    client_cert = None
+    if clean == process.local_url(settings) and clean.startswith("https"):
+        ca = ca or security.local_ca(settings)
+        if identity == "admin-certificate":
+            found = security.secrets_of(settings)
+            if found is None:
+                raise NodeError(f"the admin certificate of the local node is in {settings.node_secrets}, which this "
+                                "user cannot read: run as the user who installed the node")
+            client_cert, user, password = (found.pki.admin, found.pki.admin_key), None, None
+        elif not user:
+            user, password = security.local_credentials(settings, identity) or (None, None)
+    if clean.startswith("https") and not settings.opensearch_verify_certs:
+        warn_once("verify-off", "TLS CERTIFICATE VERIFICATION IS OFF (LEGALSEARCH_OPENSEARCH_VERIFY_CERTS=false): "
+                  "anyone between this client and OpenSearch can read and change the traffic, passwords "
+                  "included. Set OPENSEARCH_CA_CERTS to the cluster's CA instead.")
+    return Connection(clean, user, password, ca, settings.opensearch_verify_certs, client_cert)
+
+
+def _client(conn: Connection, timeout: float) -> OpenSearch:
+    kwargs: dict[str, Any] = {"hosts": [conn.url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
+    if conn.user and conn.password is not None:
+        kwargs["http_auth"] = (conn.user, conn.password)
+    if conn.url.startswith("https"):
+        kwargs["verify_certs"] = conn.verify
+        kwargs["ssl_show_warn"] = conn.verify
+        if conn.ca_certs:
+            kwargs["ca_certs"] = str(conn.ca_certs)
+        if conn.client_cert:
+            kwargs["client_cert"], kwargs["client_key"] = (str(p) for p in conn.client_cert)
     return OpenSearch(**kwargs)
 
 
-class Store:
-    """A lazily connected OpenSearch client with the operations legalsearch uses."""
+def basic_auth_header(user: str, password: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
 
-    def __init__(self, settings: Settings, url: str | None = None):
+
+class Store:
+    """A lazily connected OpenSearch client with the operations legalsearch uses.
+
+    `identity` picks the local node's account when no credentials are configured: "admin"
+    (ingest, index admin), "service" (searches for a verified end user) or "admin-certificate"."""
+
+    def __init__(self, settings: Settings, url: str | None = None, identity: Identity = "admin"):
         self.settings = settings
+        self.identity = identity
         self._url = url
+        self._connection: Connection | None = None
         self._client: OpenSearch | None = None
 
     @property
+    def connection(self) -> Connection:
+        if self._connection is None:
+            self._connection = connection(self.settings, self._url, self.identity)
+        return self._connection
+
+    @property
     def url(self) -> str:
-        if self._url is None:
-            self._url = resolve_url(self.settings)
-        return self._url
+        """The node's URL, without credentials (safe to print)."""
+        return self.connection.url
 
     @property
     def client(self) -> OpenSearch:
         if self._client is None:
-            self._client = _client(self.url, self.settings, timeout=self.settings.request_timeout)
+            self._client = _client(self.connection, timeout=self.settings.request_timeout)
         return self._client
 
     def _call(self, what: str, fn, *args, missing: Any = _RAISE, **kwargs):
@@ -80,13 +180,27 @@ class Store:
             if missing is not _RAISE:
                 return missing
             raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
+        except OSSSLError as e:  # a subclass of ConnectionError: test it first
+            raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
         except OSConnectionError as e:
-            raise NodeError(
-                f"cannot reach OpenSearch at {self.url} while trying to {what}: {e.info or e}. "
-                "Is the node running? (`legalsearch node status`)"
+            hint = ("the node speaks https: use an https:// URL" if self.url.startswith("http:")
+                    and "RemoteDisconnected" in str(e.info) else "Is the node running? (`legalsearch node status`)")
+            raise NodeError(f"cannot reach OpenSearch at {self.url} while trying to {what}: "
+                            f"{_strip_url_secrets(e.info or e)}. {hint}") from e
+        except AuthenticationException as e:
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the credentials of {self.connection.who} while trying to "
+                f"{what} (HTTP 401: wrong password or unknown user). Check OPENSEARCH_USER / OPENSEARCH_PASSWORD "
+                "(or LEGALSEARCH_USER / LEGALSEARCH_PASSWORD for the end user); an administrator can reset a "
+                "password with `legalsearch users passwd NAME`."
+            ) from e
+        except AuthorizationException as e:
+            raise PermissionDeniedError(
+                f"{self.connection.who} may not {what} (HTTP 403): {_reason(e)}. Connect as a user that holds the "
+                "permission, or ask an administrator (docs/security.md lists what each legalsearch role may do)."
             ) from e
         except TransportError as e:
-            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}") from e
+            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
 
     # ----------------------------------------------------------------- cluster
 
@@ -220,6 +334,37 @@ class Store:
         return self._call("list search pipelines", self.client.transport.perform_request, "GET", path, missing={})
 
 
+    # ----------------------------------------------------------------- security plugin
+
+    def authinfo(self, credentials: tuple[str, str] | None = None) -> dict | None:
+        """Who the node says the caller is (user_name, backend_roles, roles), checking `credentials`
+        (an end user's) instead of the Store's own when given; None when the cluster has no
+        security plugin. A wrong password raises AuthenticationError."""
+        headers = basic_auth_header(*credentials) if credentials else None
+        try:
+            return self.client.transport.perform_request("GET", "/_plugins/_security/authinfo", headers=headers)
+        except AuthenticationException as e:
+            who = f"user {credentials[0]!r}" if credentials else self.connection.who
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the password of {who} (HTTP 401: wrong password or "
+                "unknown user). Check LEGALSEARCH_USER / LEGALSEARCH_PASSWORD; an administrator can reset it with "
+                "`legalsearch users passwd NAME`."
+            ) from e
+        except TransportError as e:
+            if e.status_code in (400, 404) and not isinstance(e, OSConnectionError):
+                return None  # "no handler found for uri [/_plugins/_security/authinfo]": no security plugin
+            return self._call("check the caller's identity", _reraise, e)
+
+    def security_api(self, what: str, method: str, path: str, body: Any = None, missing: Any = _RAISE) -> Any:
+        """One call to the security plugin's REST API (`/_plugins/_security/api/<path>`)."""
+        return self._call(what, self.client.transport.perform_request, method, f"/_plugins/_security/api/{path}",
+                          body=body, missing=missing)
+
+
+def _reraise(e: Exception):
+    raise e
+
+
 def _reason(e: TransportError) -> str:
     info = e.info
     if isinstance(info, dict):
@@ -227,5 +372,41 @@ def _reason(e: TransportError) -> str:
         if isinstance(err, dict):
             root = (err.get("root_cause") or [err])[0]
             return f"{root.get('type')}: {root.get('reason')}"
-        return str(err or info)
+        # the security REST API answers {"status": ..., "message" | "reason": ...}
+        return str(err or info.get("message") or info.get("reason") or info)
     return str(info or e.error)
+
+
+def _hint(e: TransportError) -> str:
+    text = str(e.info)
+    if e.status_code == 503 and "Security not initialized" in text:
+        return ". The security plugin is still starting: wait a few seconds and try again"
+    if "hybrid query must be a top level query" in text:
+        return (". The user is restricted by document-level security, and on OpenSearch 2.19 a hybrid query "
+                "cannot run under it (neural-search #1303): search as the end user through the service account "
+                "(`legalsearch search --user NAME`, see docs/security.md), or use --mode bm25 / knn with --routing off")
+    return ""
+
+
+_URL_CREDENTIALS = re.compile(r"(?<=//)[^/@\s]+@")
+
+
+def _strip_url_secrets(text) -> str:
+    return _URL_CREDENTIALS.sub("", str(text))
+
+
+def _tls_hint(e: OSSSLError) -> str:
+    text = _strip_url_secrets(e.info or e)
+    if "unable to get local issuer" in text or "self-signed" in text or "self signed" in text:
+        hint = ("the server's certificate is not signed by a CA this client trusts: set OPENSEARCH_CA_CERTS to the "
+                "cluster's CA certificate (PEM); the local node's is found alone")
+    elif "expired" in text:
+        hint = ("the server's certificate has expired: renew it (the local node reissues its certificates on "
+                "`legalsearch node stop && legalsearch node start`)")
+    elif "mismatch" in text or "not valid for" in text or "hostname" in text.lower():
+        hint = "the certificate was issued for another host name: connect with a host name it names"
+    elif "alert" in text:
+        hint = "the node refused this client's certificate (expired or not signed by the node's CA)"
+    else:
+        hint = "check OPENSEARCH_CA_CERTS and the node's certificate"
+    return f"{text}. {hint}"

@@ -80,6 +80,8 @@ def node_artifacts(version: str) -> NodeArtifacts:
             "opensearch-knn": Artifact("org.opensearch.plugin", "opensearch-knn", plugin_version, "zip"),
             # Published as "neural-search" (not "opensearch-neural-search", the plugin's own name).
             "opensearch-neural-search": Artifact("org.opensearch.plugin", "neural-search", plugin_version, "zip"),
+            # TLS, users, roles and document-level security (search/node/security.py configures it).
+            "opensearch-security": Artifact("org.opensearch.plugin", "opensearch-security", plugin_version, "zip"),
         },
         modules={
             "lang-painless": Artifact("org.opensearch.plugin", "lang-painless", version),

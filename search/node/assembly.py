@@ -31,7 +31,12 @@ def dist_dir(settings: Settings) -> Path:
 
 
 def is_installed(settings: Settings) -> bool:
-    return (dist_dir(settings) / ".legalsearch-installed").is_file()
+    """Assembled, with every plugin this version of legalsearch needs (a node assembled before
+    a plugin was added is re-assembled; its data lives outside dist/ and is kept)."""
+    target = dist_dir(settings)
+    plugins = node_artifacts(settings.node_version).plugins
+    return (target / ".legalsearch-installed").is_file() and all(
+        (target / "plugins" / name / "plugin-descriptor.properties").is_file() for name in plugins)
 
 
 def install(settings: Settings, force: bool = False) -> Path:

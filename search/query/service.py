@@ -22,6 +22,7 @@ from search.query.log import RetrievalLog
 from search.query.models import Filters, Hit, SearchRequest, SearchResponse
 from search.query.plan import SearchPlan, candidate_size, effective_routing, needs_vector
 from search.query.rerank import Rerankers, rerank
+from search.security.principal import Authenticator
 from search.store import Store
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,9 @@ class SearchService:
         self.settings = settings
         self.store = store
         self.embedders = embedders
+        # who each search runs for: settings.user (an end user verified by the security plugin)
+        # or the store's own identity; it decides the ACL groups of every sub-query
+        self.authenticator = Authenticator(store, settings.user, settings.password)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._meta: dict[str, dict] = {}
@@ -57,9 +61,11 @@ class SearchService:
     def plan(self, req: SearchRequest) -> SearchPlan:
         """Everything decided before the fused query runs (routing runs its own small search)."""
         timings: dict[str, float] = {}
+        principal = self.authenticator.principal()
         meta = self.index_meta(req.index)
         refs = tuple(parse_identifiers(req.query))
-        filters = req.filters
+        # the caller's verified groups; a request's groups can only narrow them
+        filters = req.filters.model_copy(update={"groups": principal.restrict(req.groups)})
 
         vector = None
         if needs_vector(req):
@@ -85,7 +91,7 @@ class SearchService:
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights,
                                     len(bodies.sub_queries(body)))
-        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings)
+        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user)
 
     def route(self, req: SearchRequest, vector, filters: Filters) -> list[str]:
         """The doc_keys of the best documents for the query (title, parties, summary)."""
@@ -147,7 +153,7 @@ class SearchService:
         )
         if self.settings.log_searches if write_log is None else write_log:
             try:
-                self.retrieval_log.write(req, response)
+                self.retrieval_log.write(req, response, user=plan.user, groups=plan.filters.groups)
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
