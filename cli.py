@@ -126,9 +126,9 @@ def node_start(client, timeout: float) -> None:
 
         legalsearch node start
     """
-    from search.node import process
+    from search.node import lifecycle
 
-    state = process.start(client.settings, timeout=timeout)
+    state = lifecycle.start(client.settings, timeout=timeout)
     plugins = client.store.plugins()
     click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
     click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
@@ -144,9 +144,9 @@ def node_stop(client) -> None:
 
         legalsearch node stop
     """
-    from search.node import process
+    from search.node import lifecycle
 
-    click.echo("stopped" if process.stop(client.settings) else "no local node was running")
+    click.echo("stopped" if lifecycle.stop(client.settings) else "no local node was running")
 
 
 @node.command("status")
@@ -532,16 +532,41 @@ def pipelines() -> None:
 
 @pipelines.command("install")
 @click.option("--rank-constant", type=int, default=60, show_default=True)
+@click.option("--index", "indexes", multiple=True, metavar="NAME",
+              help="Index to install the engine side for (repeatable; default: every legalsearch index).")
+@click.option("--engine/--no-engine", default=True, show_default=True,
+              help="Also the engine side: remote embedding models (ml-commons, calling the embedding server), "
+                   "the index's default search pipeline, the text_embedding ingest pipeline and the stored "
+                   "templates legalsearch-hybrid / -bool / -route (docs/engine.md).")
+@json_option
 @click.pass_obj
-def pipelines_install(client, rank_constant: int) -> None:
-    """Install (or update) the fusion pipelines. Idempotent.
+def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json: bool) -> None:
+    """Install (or update) the fusion pipelines and, for each index, the engine side: after it,
+    any OpenSearch client runs our hybrid search with `GET INDEX/_search/template` (no Python on
+    the query path; docs/dashboards.md shows the Dev Tools request). Idempotent; run it again after
+    a new index is ingested. Needs the admin.
 
     Example:
 
-        legalsearch pipelines install --rank-constant 60
+        legalsearch pipelines install --index demo
     """
-    for name in client.install_pipelines(rank_constant):
+    report: dict = {"pipelines": client.install_pipelines(rank_constant), "engine": []}
+    if engine:
+        names = list(indexes) or [row["name"] for row in client.list_indices()]
+        report["engine"] = [client.install_engine(name) for name in names]
+    if as_json:
+        _echo_json(report)
+        return
+    for name in report["pipelines"]:
         click.echo(f"installed {name}")
+    for e in report["engine"]:
+        click.echo(f"index {e['index']} ({e['embedder']}): query model {e['models']['query']} ({e['query_model_id']}), "
+                   f"passage model {e['models']['passage']} ({e['passage_model_id']}), deployed; embedding server "
+                   f"{e['endpoint']}")
+        click.echo(f"  default search pipeline {e['search_pipeline']}, routing {e['route_pipeline']}, ingest "
+                   f"{e['ingest_pipeline']}; templates {', '.join(e['templates'])}")
+        click.echo(f"  try: GET {e['index']}/_search/template {{\"id\": \"legalsearch-hybrid\", \"params\": "
+                   f"{{\"query_text\": \"...\"}}}}")
 
 
 @pipelines.command("list")

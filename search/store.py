@@ -267,15 +267,18 @@ class Store:
 
     # ----------------------------------------------------------------- documents
 
-    def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False) -> int:
-        """Send bulk actions; raise BulkError with the failing ids if any item fails."""
+    def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
+             pipeline: str | None = None) -> int:
+        """Send bulk actions; raise BulkError with the failing ids if any item fails. `pipeline`:
+        the ingest pipeline ("_none": not even the index's default one)."""
+        extra = {"pipeline": pipeline} if pipeline else {}
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
         results = self._call(
             "send a bulk request", lambda: list(helpers.streaming_bulk(
                 self.client, actions, chunk_size=chunk_size, raise_on_error=False,
-                raise_on_exception=False, refresh=refresh, max_retries=3,
+                raise_on_exception=False, refresh=refresh, max_retries=3, **extra,
             )),
         )
         for success, item in results:
@@ -333,6 +336,41 @@ class Store:
         path = f"/_search/pipeline/{name}" if name else "/_search/pipeline"
         return self._call("list search pipelines", self.client.transport.perform_request, "GET", path, missing={})
 
+
+    # ----------------------------------------------------------------- engine side (docs/engine.md)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
+        """One REST call for code that reads the answer's status itself (search.node.ml):
+        (HTTP status, JSON body). An unreachable node, a TLS failure, 401 and 403 still raise."""
+        try:
+            return 200, self.client.transport.perform_request(method, path, body=body)
+        except (OSConnectionError, AuthenticationException, AuthorizationException) as e:
+            return self._call(f"{method} {path.split('?')[0]}", _reraise, e)
+        except TransportError as e:
+            info = e.info if isinstance(e.info, dict) else {"error": {"reason": str(e.info or e.error)}}
+            return int(e.status_code), info
+
+    def put_cluster_settings(self, body: dict) -> None:
+        self._call("update cluster settings", self.client.cluster.put_settings, body=body)
+
+    def put_ingest_pipeline(self, name: str, body: dict) -> None:
+        self._call(f"create ingest pipeline {name}", self.client.ingest.put_pipeline, id=name, body=body)
+
+    def put_search_template(self, template_id: str, source: str) -> None:
+        """A stored mustache search template (`source` a string: its sections are not JSON)."""
+        self._call(f"store search template {template_id}", self.client.put_script, id=template_id,
+                   body={"script": {"lang": "mustache", "source": source}})
+
+    def get_script(self, script_id: str) -> dict | None:
+        return self._call(f"read stored script {script_id}", self.client.get_script, id=script_id, missing=None)
+
+    def search_template(self, index: str, template_id: str, params: dict) -> dict:
+        return self._call(f"search {index} with template {template_id}", self.client.search_template,
+                          index=index, body={"id": template_id, "params": params})
+
+    def render_template(self, template_id: str, params: dict) -> dict:
+        return self._call(f"render template {template_id}", self.client.render_search_template,
+                          body={"id": template_id, "params": params})["template_output"]
 
     # ----------------------------------------------------------------- security plugin
 

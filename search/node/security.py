@@ -306,8 +306,11 @@ def _request(settings: Settings, url: str, method: str, path: str, body=None,
         headers["Authorization"] = "Basic " + base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url.rstrip("/") + path, data=data, method=method, headers=headers)
-    context = admin_ssl_context(settings) if basic is None else ssl.create_default_context(
-        cafile=str(Secrets(settings.node_secrets).pki.ca))
+    if not url.startswith("https"):
+        context = None  # a node started with LEGALSEARCH_NODE_SECURITY=false
+    else:
+        context = admin_ssl_context(settings) if basic is None else ssl.create_default_context(
+            cafile=str(Secrets(settings.node_secrets).pki.ca))
     try:
         with urllib.request.urlopen(request, context=context, timeout=30) as response:  # noqa: S310 (local node)
             return response.status, json.loads(response.read().decode() or "{}")
@@ -319,6 +322,11 @@ def _request(settings: Settings, url: str, method: str, path: str, body=None,
             return e.code, {"message": text}
     except (urllib.error.URLError, OSError) as e:
         raise NodeError(f"cannot reach the local node at {url} for its security set-up: {e}") from e
+
+
+def admin_request(settings: Settings, url: str, method: str, path: str, body=None) -> tuple[int, dict]:
+    """One REST call to the local node with the admin certificate: (HTTP status, JSON body)."""
+    return _request(settings, url, method, path, body)
 
 
 def initialized(settings: Settings, url: str) -> bool:
