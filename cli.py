@@ -20,7 +20,7 @@ from search.chunk import CHUNKERS
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
 from search.evaluation.legalbench import CorpusScope
-from search.query.models import FUSIONS, MODES, RERANKERS, ROUTINGS
+from search.query.models import EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
 from search.summarize import SUMMARIZERS
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -418,6 +418,10 @@ def search_options(f):
                      help="Fetch the clauses the hits point to."),
         click.option("--definitions", "expand_definitions", is_flag=True,
                      help="Also fetch the definitions of terms the hits use."),
+        click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
+                     help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
+                          "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
+                          "pipelines install`)."),
     ]
     for option in reversed(options):
         f = option(f)

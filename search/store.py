@@ -38,6 +38,7 @@ from search.config import Settings, split_credentials
 from search.errors import (
     AuthenticationError,
     BulkError,
+    ModelError,
     NodeError,
     PermissionDeniedError,
     StoreError,
@@ -200,7 +201,8 @@ class Store:
                 "permission, or ask an administrator (docs/security.md lists what each legalsearch role may do)."
             ) from e
         except TransportError as e:
-            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
 
     # ----------------------------------------------------------------- cluster
 
@@ -415,8 +417,36 @@ def _reason(e: TransportError) -> str:
     return str(info or e.error)
 
 
+# What the engine-side embedding answers when it fails (docs/engine.md), and what to do next.
+_MODEL_HINTS = (
+    ("Connection refused", "The embedding server that OpenSearch calls to embed the question is not running: "
+                           "`legalsearch node start` starts it with the node (`legalsearch node status` shows it)"),
+    ("Read timed out", "The embedding server did not answer in time (busy or stuck): read its log under the node "
+                       "home, or restart it with `legalsearch node stop && legalsearch node start`"),
+    ("Error communicating with remote model", "OpenSearch cannot reach the embedding server: "
+                                              "`legalsearch node status` shows it"),
+    ("context_length_exceeded", "The question is longer than the embedding model's window: shorten it"),
+    ("request_too_large", "The text is over the embedding server's limits: shorten it"),
+    ("Failed to find model", "That model id is not registered on this cluster (deleted, or installed elsewhere): "
+                             "`legalsearch pipelines install --index NAME` registers the index's models again"),
+    ("Model not ready yet", "The embedding model is not deployed: `legalsearch pipelines install` deploys it"),
+    ("modelId is marked non-null", "A `neural` query without model_id takes it from the index's default search "
+                                   "pipeline, which this index lacks: `legalsearch pipelines install --index NAME`"),
+    ("Error from remote service", "The embedding server refused the text (its message is above)"),
+)
+
+
+def _model_hint(text: str) -> str:
+    return next((hint for needle, hint in _MODEL_HINTS if needle in text), "")
+
+
 def _hint(e: TransportError) -> str:
     text = str(e.info)
+    if _model_hint(text):
+        return ". " + _model_hint(text)
+    if "number of weights" in text and "must match number of sub-queries" in text:
+        return (". A hybrid query needs a fusion pipeline with one weight per sub-query: the stored template "
+                "`legalsearch-hybrid` always sends three, or name a pipeline with ?search_pipeline=")
     if e.status_code == 503 and "Security not initialized" in text:
         return ". The security plugin is still starting: wait a few seconds and try again"
     if "hybrid query must be a top level query" in text:

@@ -55,10 +55,15 @@ SERVICE_USER = "legalsearch-service"
 READER_ROLE = "legalsearch_reader"
 SERVICE_ROLE = "legalsearch_service"
 AUDITOR_ROLE = "legalsearch_auditor"
-ROLES_VERSION = "v1"  # bump when a role body changes: `bootstrap` then rewrites it on every node
+ROLES_VERSION = "v2"  # bump when a role body changes: `bootstrap` then rewrites it on every node
 PLUGIN = "opensearch-security"
 CHUNK_PATTERN = "*--chunks-v*"
 DOCS_PATTERN = "*--docs-v*"
+
+# Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
+# an ml-commons predict call made as the searching user. Only predict: registering, deploying or
+# changing models and connectors stays with the admin.
+ML_PREDICT = "cluster:admin/opensearch/ml/predict"
 
 # `${user.roles}` expands to the user's backend roles, each double-quoted, comma-separated
 # ("g1","g2"), or to nothing (`[]`: public chunks only). The plugin pastes them in UNESCAPED,
@@ -74,7 +79,7 @@ def roles(log_index: str) -> dict[str, dict]:
         READER_ROLE: {
             "description": f"legalsearch {ROLES_VERSION}: end user; chunks and docs under ACL document-level "
                            "security; no retrieval log",
-            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get"],
+            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get", ML_PREDICT],
             "index_permissions": [{
                 "index_patterns": [CHUNK_PATTERN, DOCS_PATTERN],
                 "dls": READER_DLS,
@@ -89,6 +94,7 @@ def roles(log_index: str) -> dict[str, dict]:
                 "cluster:admin/search/pipeline/get",    # fusion pipelines are looked up before a search...
                 "cluster:admin/search/pipeline/put",    # ...and created for new weights (not secret)
                 "indices:data/write/bulk",              # a single-document index() is checked as a bulk
+                ML_PREDICT,                             # `neural` sub-queries (--embedding engine)
             ],
             "index_permissions": [
                 {"index_patterns": [CHUNK_PATTERN, DOCS_PATTERN], "allowed_actions": ["read", "indices:admin/get"]},
