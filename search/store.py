@@ -180,7 +180,8 @@ class Store:
         except NotFoundError as e:
             if missing is not _RAISE:
                 return missing
-            raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}{_hint(e)}") from e
         except OSSSLError as e:  # a subclass of ConnectionError: test it first
             raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
         except OSConnectionError as e:

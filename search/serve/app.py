@@ -13,7 +13,8 @@ Endpoints
 Model names choose the embedder AND the side, because an ml-commons connector sends fixed
 parameters (a `neural` query cannot say "this is a question"):
     <embedder>-query     questions: e5 adds "query: "; over the model's window -> 400
-    <embedder>-passage   passages: e5 adds "passage: "; over the window -> truncated, as ingestion does
+    <embedder>-passage   passages: e5 adds "passage: "; over the window -> embedded as ingestion does
+                         (MiniLM truncates, e5 averages windows; header X-Over-Window-Inputs)
     <embedder>           either, chosen by "input_type" (MiniLM, symmetric, needs none)
 with <embedder> one of search.embed.EMBEDDERS (minilm, e5).
 
@@ -270,8 +271,8 @@ def _check_window(model: Embedder, spec: ModelSpec, texts: list[str], side: Side
         raise ApiError(400, f"input[{i}] has {counts[i]} tokens; model {spec.name!r} reads at most "
                             f"{model.max_tokens} tokens of a {side}: shorten it", param="input",
                        code="context_length_exceeded")
-    if over:
-        log.warning("%d input(s) over the %d-token window of %s (truncated as ingestion does): %s", len(over),
+    if over:  # MiniLM truncates them, e5 averages 512-token windows: what ingestion does too
+        log.warning("%d input(s) over the %d-token window of %s, embedded as ingestion embeds them: %s", len(over),
                     model.max_tokens, spec.name, over[:10])
     return over, sum(counts)
 
@@ -382,7 +383,7 @@ def create_app(config: ServerConfig | None = None, embedders: Embedders | None =
             emb: Any = (base64.b64encode(v.astype("<f4").tobytes()).decode() if req.encoding_format == "base64"
                         else v.tolist())
             data.append({"object": "embedding", "index": i, "embedding": emb})
-        headers = {"X-Truncated-Inputs": ",".join(map(str, over))} if over else None
+        headers = {"X-Over-Window-Inputs": ",".join(map(str, over))} if over else None
         usage = {"prompt_tokens": tokens, "total_tokens": tokens}
         return JSONResponse({"object": "list", "data": data, "model": spec.name, "usage": usage}, headers=headers)
 
