@@ -92,9 +92,12 @@ def node() -> None:
     """Install, start, stop and inspect a local OpenSearch node (no Docker needed).
 
     The node is assembled from Maven Central artifacts (core, k-NN, neural-search, security,
-    lang-painless, analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME. It
-    is secured: TLS with a local CA, an admin password and the legalsearch roles, its secrets in
-    LEGALSEARCH_SECRETS_DIR (default: beside the node home); see `node credentials`.
+    ml-commons + job-scheduler, lang-painless, analysis-common, lang-mustache), bound to 127.0.0.1
+    and kept under LEGALSEARCH_NODE_HOME. It is secured: TLS with a local CA, an admin password and
+    the legalsearch roles, its secrets in LEGALSEARCH_SECRETS_DIR (default: beside the node home);
+    see `node credentials`. `start` and `stop` also start and stop the embedding server
+    (127.0.0.1:LEGALSEARCH_EMBED_PORT, default 8720) that OpenSearch calls to embed questions for
+    `neural` queries and the stored templates (docs/engine.md).
     """
 
 
@@ -118,7 +121,9 @@ def node_install(client, force: bool) -> None:
 @click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for health.")
 @click.pass_obj
 def node_start(client, timeout: float) -> None:
-    """Start the local node (installing it first if needed) and wait until it is healthy.
+    """Start the local node (installing it first if needed) and the embedding server, and wait
+    until both are healthy; then redeploy the remote embedding models (a restart leaves them
+    failed).
 
     Prints the URL and the installed plugins. Starting a running node does nothing.
 
@@ -138,7 +143,7 @@ def node_start(client, timeout: float) -> None:
 @node.command("stop")
 @click.pass_obj
 def node_stop(client) -> None:
-    """Stop the local node. Data is kept.
+    """Stop the local node and the embedding server. Data is kept.
 
     Example:
 
@@ -531,7 +536,8 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
 
 @main.group(cls=_Group)
 def pipelines() -> None:
-    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional)."""
+    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional), and
+    the engine side that gives any OpenSearch client the same search (docs/engine.md)."""
 
 
 @pipelines.command("install")

