@@ -10,10 +10,11 @@ Names: `legalsearch-<embedder>-<side>-v1`, side `query` (for `neural` queries: r
 10 s) or `passage` (for the `text_embedding` ingest processor: 120 s, a batch of passages takes
 seconds). Each connector calls the embedding server's model `<embedder>-<side>`.
 
-After a full node restart ml-commons often leaves remote models DEPLOY_FAILED ("Fetching master
-key timed out", ml-commons#2177) or stuck DEPLOYING in its in-memory cache ("Duplicate deploy model
-task" on every _deploy until an _undeploy); `deploy` handles both, and `after_start` runs it for
-every legalsearch model whenever the local node starts.
+After a full node restart ml-commons' own redeploy often leaves remote models DEPLOY_FAILED
+("Fetching master key timed out", ml-commons#2177) or stuck DEPLOYING in its in-memory cache
+("Duplicate deploy model task" on every _deploy until an _undeploy), and a model's document may say
+DEPLOYED while no node holds it. So that redeploy is switched off, and `after_start` deploys every
+legalsearch model no node holds (the profile API says) whenever the local node starts.
 """
 
 from __future__ import annotations
@@ -95,6 +96,10 @@ def cluster_settings(endpoint: str, trusted: list[str]) -> dict:
         "plugins.ml_commons.native_memory_threshold": 100,
         "plugins.ml_commons.trusted_connector_endpoints_regex": regexes,
         "plugins.ml_commons.allow_registering_model_via_url": False,   # remote models only
+        # ml-commons' own redeploy at start races ours and leaves models DEPLOY_FAILED or stuck
+        # (ml-commons#2177); `after_start` deploys what no node holds. (A query still deploys an
+        # undeployed model on the fly: model_auto_deploy stays on.)
+        "plugins.ml_commons.model_auto_redeploy.enable": False,
         # ml-commons' sync job logs two INFO lines every 10 s otherwise
         "logger.org.opensearch.remote.metadata.client.impl.LocalClusterIndicesClient": "warn",
     }
@@ -215,8 +220,22 @@ def ensure_connector(call: Call, m: RemoteModel) -> str:
 
 
 def model_state(call: Call, model_id: str) -> str | None:
+    """The state the model's document records (None: no such model). After a restart it may still
+    say DEPLOYED while no node holds the model: see `memory_state`."""
     status, body = call("GET", f"{ML}/models/{model_id}")
     return body.get("model_state") if status == 200 else None
+
+
+def memory_state(call: Call, model_id: str) -> str | None:
+    """The model's state in the nodes' memory (profile API); None when no node holds it."""
+    status, body = call("GET", f"{ML}/profile/models/{model_id}")
+    if status != 200:
+        return None
+    for node in body.get("nodes", {}).values():
+        held = node.get("models", {}).get(model_id)
+        if held:
+            return held.get("model_state")
+    return None
 
 
 def _wait_task(call: Call, task_id: str, deadline: float) -> dict:
@@ -227,29 +246,38 @@ def _wait_task(call: Call, task_id: str, deadline: float) -> dict:
         time.sleep(0.5)
 
 
-def deploy(call: Call, model_id: str, timeout: float = 90.0) -> str:
-    """Deploy (idempotent) and wait until DEPLOYED; retries the failures a restart leaves."""
+def deploy(call: Call, model_id: str, timeout: float = 90.0, patience: float = 15.0) -> str:
+    """Deploy (idempotent) and wait until a node holds the model DEPLOYED; retries what a restart
+    leaves: a failed task ("Fetching master key timed out"), a stuck DEPLOYING cache entry
+    ("Duplicate deploy model task" until an _undeploy), a document that says DEPLOYED for a model
+    no node holds."""
     deadline = time.monotonic() + timeout
     last: dict = {}
     duplicates = 0
+    deploying_since: float | None = None
     while time.monotonic() < deadline:
         state = model_state(call, model_id)
-        if state == "DEPLOYED":
-            return state
         if state is None:
             raise ModelError(f"model {model_id} does not exist (deleted?): run `legalsearch pipelines install`")
-        if state == "DEPLOYING":  # a task in flight
-            time.sleep(0.5)
-            continue
+        memory = memory_state(call, model_id)
+        if state == "DEPLOYED" and memory == "DEPLOYED":
+            return state
+        if "DEPLOYING" in (state, memory):
+            deploying_since = deploying_since or time.monotonic()
+            if time.monotonic() - deploying_since < patience:  # a task in flight, or a stuck entry
+                time.sleep(0.5)
+                continue
+        else:
+            deploying_since = None
         task_id = _ok(call("POST", f"{ML}/models/{model_id}/_deploy"), f"deploy model {model_id}")["task_id"]
         last = _wait_task(call, task_id, deadline)
         if last.get("state") == "COMPLETED":
-            continue  # the model document says DEPLOYED just after the task
+            continue  # the document and the profile say DEPLOYED just after the task
         if "Duplicate deploy model task" in str(last.get("error")):
             duplicates += 1
             if duplicates >= 2:  # not a task in flight but a stuck cache entry: _undeploy clears it
                 call("POST", f"{ML}/models/{model_id}/_undeploy")
-                duplicates = 0
+                duplicates, deploying_since = 0, None
         time.sleep(1.0)  # e.g. "Fetching master key timed out" right after a start: try again
     raise ModelError(f"model {model_id} was not DEPLOYED within {timeout:.0f}s; last task: {json.dumps(last)[:500]}")
 
