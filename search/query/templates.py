@@ -81,17 +81,15 @@ class Each:
 
 @dataclass(frozen=True)
 class Opt:
-    """List element(s) present when a list param is non-empty (a leading comma: must follow an
-    always-present element)."""
+    """List element(s) present when a list param is non-empty, or a `scalar` param is given (a
+    leading comma: must follow an always-present element)."""
     name: str
     items: tuple
+    scalar: bool = False
 
-
-@dataclass(frozen=True)
-class When:
-    """List element(s) present when a scalar param is given (a leading comma, like `Opt`)."""
-    name: str
-    items: tuple
+    @property
+    def tag(self) -> str:
+        return self.name if self.scalar else f"{self.name}.0"
 
 
 @dataclass(frozen=True)
@@ -119,7 +117,7 @@ def render(value: Any) -> str:
     if isinstance(value, Either):
         return (f"{{{{#{value.name}.0}}}}{render(value.then)}{{{{/{value.name}.0}}}}"
                 f"{{{{^{value.name}.0}}}}{render(value.otherwise)}{{{{/{value.name}.0}}}}")
-    if isinstance(value, Each | Opt | When):
+    if isinstance(value, Each | Opt):
         raise ValueError(f"{type(value).__name__}({value.name}) belongs inside a list")
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
@@ -128,11 +126,10 @@ def _render_list(items) -> str:
     parts: list[str] = []
     after_element = False  # the last thing written is an element (not an Each's trailing comma)
     for item in items:
-        if isinstance(item, Opt | When):
+        if isinstance(item, Opt):
             if not after_element:
-                raise ValueError(f"{type(item).__name__}({item.name}) must follow an always-present element")
-            tag = f"{item.name}.0" if isinstance(item, Opt) else item.name
-            parts.append(f"{{{{#{tag}}}}}," + ",".join(render(i) for i in item.items) + f"{{{{/{tag}}}}}")
+                raise ValueError(f"Opt({item.name}) must follow an always-present element")
+            parts.append(f"{{{{#{item.tag}}}}}," + ",".join(render(i) for i in item.items) + f"{{{{/{item.tag}}}}}")
         elif isinstance(item, Each):
             parts.append(("," if after_element else "") + f"{{{{#{item.name}}}}}"
                          + "".join(render(i) + "," for i in item.items) + f"{{{{/{item.name}}}}}")
@@ -152,7 +149,7 @@ def filter_markers() -> list:
     """`bodies.filter_clauses` with the client's params in place of a Filters."""
     return [
         bodies.acl_should(Opt("groups", (bodies.terms_clause("acl", Json("groups")),))),
-        When("as_of", tuple(bodies.validity_clauses(Var("as_of")))),
+        Opt("as_of", tuple(bodies.validity_clauses(Var("as_of"))), scalar=True),
         *(Opt(fld, (bodies.terms_clause(fld, Json(fld)),)) for fld, _ in bodies.TERMS_FILTERS),
     ]
 
