@@ -20,7 +20,7 @@ from search.chunk import CHUNKERS
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
 from search.evaluation.legalbench import CorpusScope
-from search.query.models import FUSIONS, MODES, RERANKERS, ROUTINGS
+from search.query.models import EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
 from search.summarize import SUMMARIZERS
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -92,9 +92,12 @@ def node() -> None:
     """Install, start, stop and inspect a local OpenSearch node (no Docker needed).
 
     The node is assembled from Maven Central artifacts (core, k-NN, neural-search, security,
-    lang-painless, analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME. It
-    is secured: TLS with a local CA, an admin password and the legalsearch roles, its secrets in
-    LEGALSEARCH_SECRETS_DIR (default: beside the node home); see `node credentials`.
+    ml-commons + job-scheduler, lang-painless, analysis-common, lang-mustache), bound to 127.0.0.1
+    and kept under LEGALSEARCH_NODE_HOME. It is secured: TLS with a local CA, an admin password and
+    the legalsearch roles, its secrets in LEGALSEARCH_SECRETS_DIR (default: beside the node home);
+    see `node credentials`. `start` and `stop` also start and stop the embedding server
+    (127.0.0.1:LEGALSEARCH_EMBED_PORT, default 8720) that OpenSearch calls to embed questions for
+    `neural` queries and the stored templates (docs/engine.md).
     """
 
 
@@ -118,7 +121,9 @@ def node_install(client, force: bool) -> None:
 @click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for health.")
 @click.pass_obj
 def node_start(client, timeout: float) -> None:
-    """Start the local node (installing it first if needed) and wait until it is healthy.
+    """Start the local node (installing it first if needed) and the embedding server, and wait
+    until both are healthy; then redeploy the remote embedding models (a restart leaves them
+    failed).
 
     Prints the URL and the installed plugins. Starting a running node does nothing.
 
@@ -126,9 +131,9 @@ def node_start(client, timeout: float) -> None:
 
         legalsearch node start
     """
-    from search.node import process
+    from search.node import lifecycle
 
-    state = process.start(client.settings, timeout=timeout)
+    state = lifecycle.start(client.settings, timeout=timeout)
     plugins = client.store.plugins()
     click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
     click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
@@ -138,15 +143,15 @@ def node_start(client, timeout: float) -> None:
 @node.command("stop")
 @click.pass_obj
 def node_stop(client) -> None:
-    """Stop the local node. Data is kept.
+    """Stop the local node and the embedding server. Data is kept.
 
     Example:
 
         legalsearch node stop
     """
-    from search.node import process
+    from search.node import lifecycle
 
-    click.echo("stopped" if process.stop(client.settings) else "no local node was running")
+    click.echo("stopped" if lifecycle.stop(client.settings) else "no local node was running")
 
 
 @node.command("status")
@@ -418,6 +423,10 @@ def search_options(f):
                      help="Fetch the clauses the hits point to."),
         click.option("--definitions", "expand_definitions", is_flag=True,
                      help="Also fetch the definitions of terms the hits use."),
+        click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
+                     help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
+                          "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
+                          "pipelines install`)."),
     ]
     for option in reversed(options):
         f = option(f)
@@ -527,21 +536,47 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
 
 @main.group(cls=_Group)
 def pipelines() -> None:
-    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional)."""
+    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional), and
+    the engine side that gives any OpenSearch client the same search (docs/engine.md)."""
 
 
 @pipelines.command("install")
 @click.option("--rank-constant", type=int, default=60, show_default=True)
+@click.option("--index", "indexes", multiple=True, metavar="NAME",
+              help="Index to install the engine side for (repeatable; default: every legalsearch index).")
+@click.option("--engine/--no-engine", default=True, show_default=True,
+              help="Also the engine side: remote embedding models (ml-commons, calling the embedding server), "
+                   "the index's default search pipeline, the text_embedding ingest pipeline and the stored "
+                   "templates legalsearch-hybrid / -bool / -route (docs/engine.md).")
+@json_option
 @click.pass_obj
-def pipelines_install(client, rank_constant: int) -> None:
-    """Install (or update) the fusion pipelines. Idempotent.
+def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json: bool) -> None:
+    """Install (or update) the fusion pipelines and, for each index, the engine side: after it,
+    any OpenSearch client runs our hybrid search with `GET INDEX/_search/template` (no Python on
+    the query path; docs/dashboards.md shows the Dev Tools request). Idempotent; run it again after
+    a new index is ingested. Needs the admin.
 
     Example:
 
-        legalsearch pipelines install --rank-constant 60
+        legalsearch pipelines install --index demo
     """
-    for name in client.install_pipelines(rank_constant):
+    report: dict = {"pipelines": client.install_pipelines(rank_constant), "engine": []}
+    if engine:
+        names = list(indexes) or [row["name"] for row in client.list_indices()]
+        report["engine"] = [client.install_engine(name) for name in names]
+    if as_json:
+        _echo_json(report)
+        return
+    for name in report["pipelines"]:
         click.echo(f"installed {name}")
+    for e in report["engine"]:
+        click.echo(f"index {e['index']} ({e['embedder']}): query model {e['models']['query']} ({e['query_model_id']}), "
+                   f"passage model {e['models']['passage']} ({e['passage_model_id']}), deployed; embedding server "
+                   f"{e['endpoint']}")
+        click.echo(f"  default search pipeline {e['search_pipeline']}, routing {e['route_pipeline']}, ingest "
+                   f"{e['ingest_pipeline']}; templates {', '.join(e['templates'])}")
+        click.echo(f"  try: GET {e['index']}/_search/template {{\"id\": \"legalsearch-hybrid\", \"params\": "
+                   f"{{\"query_text\": \"...\"}}}}")
 
 
 @pipelines.command("list")

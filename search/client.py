@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import SecretStr, ValidationError
 
+from search import engine
 from search.config import Settings, split_credentials
 from search.embed import Embedders
 from search.errors import ConfigError, QueryError
@@ -210,6 +211,18 @@ class LegalSearch:
         wanted = fusion.default_pipelines()
         wanted[fusion.rrf_pipeline_name(rank_constant)] = fusion.rrf_pipeline_body(rank_constant)
         return fusion.install_pipelines(self.store, wanted)
+
+    def install_engine(self, index: str | None = None) -> dict:
+        """Put the index's embedding model and query shapes inside OpenSearch, so that any client
+        gets our hybrid search by naming the index, a stored template and the question
+        (docs/engine.md): remote query and passage models calling the embedding server, the index's
+        default search pipeline, the `text_embedding` ingest pipeline, the templates
+        `legalsearch-hybrid`, `legalsearch-bool`, `legalsearch-route`. Idempotent; needs the admin.
+
+        Returns:
+            The ids installed (also recorded in the index's `_meta`).
+        """
+        return engine.install(self.store, self.settings, self._index(index))
 
     def list_pipelines(self) -> dict:
         """The search pipelines on the node, by name."""

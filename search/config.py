@@ -92,6 +92,18 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("OPENSEARCH_JAVA_HOME", "LEGALSEARCH_JAVA_HOME")
     )
 
+    # The embedding server (search/serve, docs/engine.md): the index embedders over HTTP on
+    # 127.0.0.1, which OpenSearch's ml-commons calls for `neural` queries and the text_embedding
+    # ingest processor. `node start` / `node stop` start and stop it with the local node.
+    embed_server: bool = Field(default=True, description="start the embedding server with the local node")
+    embed_port: int = Field(default=8720, description="port of the embedding server (a free one if taken)")
+    embed_models: str = Field(default="minilm,e5", description="embedders the server loads (comma-separated)")
+    embed_threads: int = Field(default=1, description="torch threads of the embedding server (1: fastest on a "
+                                                       "small shared machine)")
+    embed_url: str | None = Field(
+        default=None, description="URL at which OpenSearch reaches the embedding server (default: the local one, "
+                                  "http://127.0.0.1:<port>); set it for an external cluster")
+
     index: str = "legalsearch"
     log_searches: bool = True
     rerank_model: str | None = None

@@ -51,3 +51,8 @@ class PermissionDeniedError(StoreError):
 
 class SecurityError(LegalSearchError):
     """A security setting or request is invalid (a bad group name, a cluster without the plugin)."""
+
+
+class ModelError(StoreError):
+    """An embedding model inside OpenSearch (ml-commons: connector, remote model, the embedding
+    server it calls) could not be registered, deployed or called."""

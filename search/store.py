@@ -38,6 +38,7 @@ from search.config import Settings, split_credentials
 from search.errors import (
     AuthenticationError,
     BulkError,
+    ModelError,
     NodeError,
     PermissionDeniedError,
     StoreError,
@@ -179,7 +180,8 @@ class Store:
         except NotFoundError as e:
             if missing is not _RAISE:
                 return missing
-            raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}{_hint(e)}") from e
         except OSSSLError as e:  # a subclass of ConnectionError: test it first
             raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
         except OSConnectionError as e:
@@ -200,7 +202,8 @@ class Store:
                 "permission, or ask an administrator (docs/security.md lists what each legalsearch role may do)."
             ) from e
         except TransportError as e:
-            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
 
     # ----------------------------------------------------------------- cluster
 
@@ -267,15 +270,18 @@ class Store:
 
     # ----------------------------------------------------------------- documents
 
-    def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False) -> int:
-        """Send bulk actions; raise BulkError with the failing ids if any item fails."""
+    def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
+             pipeline: str | None = None) -> int:
+        """Send bulk actions; raise BulkError with the failing ids if any item fails. `pipeline`:
+        the ingest pipeline ("_none": not even the index's default one)."""
+        extra = {"pipeline": pipeline} if pipeline else {}
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
         results = self._call(
             "send a bulk request", lambda: list(helpers.streaming_bulk(
                 self.client, actions, chunk_size=chunk_size, raise_on_error=False,
-                raise_on_exception=False, refresh=refresh, max_retries=3,
+                raise_on_exception=False, refresh=refresh, max_retries=3, **extra,
             )),
         )
         for success, item in results:
@@ -334,6 +340,41 @@ class Store:
         return self._call("list search pipelines", self.client.transport.perform_request, "GET", path, missing={})
 
 
+    # ----------------------------------------------------------------- engine side (docs/engine.md)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
+        """One REST call for code that reads the answer's status itself (search.node.ml):
+        (HTTP status, JSON body). An unreachable node, a TLS failure, 401 and 403 still raise."""
+        try:
+            return 200, self.client.transport.perform_request(method, path, body=body)
+        except (OSConnectionError, AuthenticationException, AuthorizationException) as e:
+            return self._call(f"{method} {path.split('?')[0]}", _reraise, e)
+        except TransportError as e:
+            info = e.info if isinstance(e.info, dict) else {"error": {"reason": str(e.info or e.error)}}
+            return int(e.status_code), info
+
+    def put_cluster_settings(self, body: dict) -> None:
+        self._call("update cluster settings", self.client.cluster.put_settings, body=body)
+
+    def put_ingest_pipeline(self, name: str, body: dict) -> None:
+        self._call(f"create ingest pipeline {name}", self.client.ingest.put_pipeline, id=name, body=body)
+
+    def put_search_template(self, template_id: str, source: str) -> None:
+        """A stored mustache search template (`source` a string: its sections are not JSON)."""
+        self._call(f"store search template {template_id}", self.client.put_script, id=template_id,
+                   body={"script": {"lang": "mustache", "source": source}})
+
+    def get_script(self, script_id: str) -> dict | None:
+        return self._call(f"read stored script {script_id}", self.client.get_script, id=script_id, missing=None)
+
+    def search_template(self, index: str, template_id: str, params: dict) -> dict:
+        return self._call(f"search {index} with template {template_id}", self.client.search_template,
+                          index=index, body={"id": template_id, "params": params})
+
+    def render_template(self, template_id: str, params: dict) -> dict:
+        return self._call(f"render template {template_id}", self.client.render_search_template,
+                          body={"id": template_id, "params": params})["template_output"]
+
     # ----------------------------------------------------------------- security plugin
 
     def authinfo(self, credentials: tuple[str, str] | None = None) -> dict | None:
@@ -377,8 +418,36 @@ def _reason(e: TransportError) -> str:
     return str(info or e.error)
 
 
+# What the engine-side embedding answers when it fails (docs/engine.md), and what to do next.
+_MODEL_HINTS = (
+    ("Connection refused", "The embedding server that OpenSearch calls to embed the question is not running: "
+                           "`legalsearch node start` starts it with the node (`legalsearch node status` shows it)"),
+    ("Read timed out", "The embedding server did not answer in time (busy or stuck): read its log under the node "
+                       "home, or restart it with `legalsearch node stop && legalsearch node start`"),
+    ("Error communicating with remote model", "OpenSearch cannot reach the embedding server: "
+                                              "`legalsearch node status` shows it"),
+    ("context_length_exceeded", "The question is longer than the embedding model's window: shorten it"),
+    ("request_too_large", "The text is over the embedding server's limits: shorten it"),
+    ("Failed to find model", "That model id is not registered on this cluster (deleted, or installed elsewhere): "
+                             "`legalsearch pipelines install --index NAME` registers the index's models again"),
+    ("Model not ready yet", "The embedding model is not deployed: `legalsearch pipelines install` deploys it"),
+    ("modelId is marked non-null", "A `neural` query without model_id takes it from the index's default search "
+                                   "pipeline, which this index lacks: `legalsearch pipelines install --index NAME`"),
+    ("Error from remote service", "The embedding server refused the text (its message is above)"),
+)
+
+
+def _model_hint(text: str) -> str:
+    return next((hint for needle, hint in _MODEL_HINTS if needle in text), "")
+
+
 def _hint(e: TransportError) -> str:
     text = str(e.info)
+    if _model_hint(text):
+        return ". " + _model_hint(text)
+    if "number of weights" in text and "must match number of sub-queries" in text:
+        return (". A hybrid query needs a fusion pipeline with one weight per sub-query: the stored template "
+                "`legalsearch-hybrid` always sends three, or name a pipeline with ?search_pipeline=")
     if e.status_code == 503 and "Security not initialized" in text:
         return ". The security plugin is still starting: wait a few seconds and try again"
     if "hybrid query must be a top level query" in text:

@@ -100,7 +100,9 @@ def opensearch_url(settings):
             admin.init(Store(settings, url=url), settings.log_index)
             yield url
         return
-    state = process.start(settings)
+    from search.node import lifecycle
+
+    state = lifecycle.start(settings)  # the node and its embedding server
     yield state.url
 
 

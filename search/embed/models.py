@@ -28,6 +28,8 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
     def count_tokens(self, text: str) -> int: ...
 
 
@@ -62,6 +64,10 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_passages([text])[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Symmetric model: a question is embedded like a passage."""
+        return self.embed_passages(texts)
+
     def count_tokens(self, text: str) -> int:
         return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
 
@@ -84,7 +90,13 @@ class E5Embedder:
         return _normalize(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return _normalize(np.asarray(self._model.query([text]), dtype=np.float32).reshape(1, -1))[0]
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Questions, with the "query: " prefix (the embedding server batches them)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalize(np.asarray(self._model.query(list(texts)), dtype=np.float32).reshape(len(texts), -1))
 
     def count_tokens(self, text: str) -> int:
         return int(self._model.token_count("passage: " + text))

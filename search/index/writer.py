@@ -49,7 +49,9 @@ class IndexWriter:
             {"_op_type": "delete", "_index": self.chunks, "_id": cid, "_routing": doc_id}
             for cid in sorted(old_ids - new_ids)
         ]
-        self.store.bulk(actions)
+        # our vectors are computed already: no ingest pipeline, not even the index's default
+        # text_embedding one that `legalsearch pipelines install` sets for other clients' bulks
+        self.store.bulk(actions, pipeline="_none")
         # The registry record last: a crash before this line leaves the document to be redone.
         self.store.index_document(self.docs, key, doc_record)
         self.registry[key] = (doc_record["doc_sha256"], doc_record["settings_key"], doc_record["meta_sha256"])

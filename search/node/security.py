@@ -55,10 +55,15 @@ SERVICE_USER = "legalsearch-service"
 READER_ROLE = "legalsearch_reader"
 SERVICE_ROLE = "legalsearch_service"
 AUDITOR_ROLE = "legalsearch_auditor"
-ROLES_VERSION = "v1"  # bump when a role body changes: `bootstrap` then rewrites it on every node
+ROLES_VERSION = "v2"  # bump when a role body changes: `bootstrap` then rewrites it on every node
 PLUGIN = "opensearch-security"
 CHUNK_PATTERN = "*--chunks-v*"
 DOCS_PATTERN = "*--docs-v*"
+
+# Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
+# an ml-commons predict call made as the searching user. Only predict: registering, deploying or
+# changing models and connectors stays with the admin.
+ML_PREDICT = "cluster:admin/opensearch/ml/predict"
 
 # `${user.roles}` expands to the user's backend roles, each double-quoted, comma-separated
 # ("g1","g2"), or to nothing (`[]`: public chunks only). The plugin pastes them in UNESCAPED,
@@ -74,7 +79,7 @@ def roles(log_index: str) -> dict[str, dict]:
         READER_ROLE: {
             "description": f"legalsearch {ROLES_VERSION}: end user; chunks and docs under ACL document-level "
                            "security; no retrieval log",
-            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get"],
+            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get", ML_PREDICT],
             "index_permissions": [{
                 "index_patterns": [CHUNK_PATTERN, DOCS_PATTERN],
                 "dls": READER_DLS,
@@ -89,6 +94,7 @@ def roles(log_index: str) -> dict[str, dict]:
                 "cluster:admin/search/pipeline/get",    # fusion pipelines are looked up before a search...
                 "cluster:admin/search/pipeline/put",    # ...and created for new weights (not secret)
                 "indices:data/write/bulk",              # a single-document index() is checked as a bulk
+                ML_PREDICT,                             # `neural` sub-queries (--embedding engine)
             ],
             "index_permissions": [
                 {"index_patterns": [CHUNK_PATTERN, DOCS_PATTERN], "allowed_actions": ["read", "indices:admin/get"]},
@@ -306,8 +312,11 @@ def _request(settings: Settings, url: str, method: str, path: str, body=None,
         headers["Authorization"] = "Basic " + base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
     data = json.dumps(body).encode() if body is not None else None
     request = urllib.request.Request(url.rstrip("/") + path, data=data, method=method, headers=headers)
-    context = admin_ssl_context(settings) if basic is None else ssl.create_default_context(
-        cafile=str(Secrets(settings.node_secrets).pki.ca))
+    if not url.startswith("https"):
+        context = None  # a node started with LEGALSEARCH_NODE_SECURITY=false
+    else:
+        context = admin_ssl_context(settings) if basic is None else ssl.create_default_context(
+            cafile=str(Secrets(settings.node_secrets).pki.ca))
     try:
         with urllib.request.urlopen(request, context=context, timeout=30) as response:  # noqa: S310 (local node)
             return response.status, json.loads(response.read().decode() or "{}")
@@ -319,6 +328,11 @@ def _request(settings: Settings, url: str, method: str, path: str, body=None,
             return e.code, {"message": text}
     except (urllib.error.URLError, OSError) as e:
         raise NodeError(f"cannot reach the local node at {url} for its security set-up: {e}") from e
+
+
+def admin_request(settings: Settings, url: str, method: str, path: str, body=None) -> tuple[int, dict]:
+    """One REST call to the local node with the admin certificate: (HTTP status, JSON body)."""
+    return _request(settings, url, method, path, body)
 
 
 def initialized(settings: Settings, url: str) -> bool:

@@ -13,7 +13,7 @@ import time
 
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
-from search.errors import LegalSearchError
+from search.errors import ConfigError, LegalSearchError, QueryError
 from search.index import indices, schema
 from search.query import bodies, cite, expand
 from search.query.fusion import FusionPipelines, pipeline_for, rrf_pipeline_body, rrf_pipeline_name
@@ -68,9 +68,12 @@ class SearchService:
         filters = req.filters.model_copy(update={"groups": principal.restrict(req.groups)})
 
         vector = None
-        if needs_vector(req):
+        model_id = engine_model(meta, req)
+        if needs_vector(req) and model_id is None:
             t = time.perf_counter()
-            vector = self.embedders.get(meta.get("embedder", "minilm")).embed_query(req.query).tolist()
+            embedder = self.embedders.get(meta.get("embedder", "minilm"))
+            check_window(embedder, req.query)
+            vector = embedder.embed_query(req.query).tolist()
             timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
@@ -78,7 +81,7 @@ class SearchService:
         routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
-            routed = tuple(self.route(req, vector, filters))
+            routed = tuple(self.route(req, vector, filters, model_id))
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
@@ -86,16 +89,16 @@ class SearchService:
                 boost = routed
 
         body = bodies.search_body(req.mode, text=req.query, vector=vector, filters=filters,
-                                  size=candidate_size(req), refs=list(refs), boost_doc_keys=boost)
+                                  size=candidate_size(req), refs=list(refs), boost_doc_keys=boost, model_id=model_id)
         pipeline = None
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights,
                                     len(bodies.sub_queries(body)))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user)
 
-    def route(self, req: SearchRequest, vector, filters: Filters) -> list[str]:
+    def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None) -> list[str]:
         """The doc_keys of the best documents for the query (title, parties, summary)."""
-        body = bodies.routing_body(req.query, vector, filters, req.routing_docs)
+        body = bodies.routing_body(req.query, vector, filters, req.routing_docs, model_id)
         name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
         result = self.store.search(schema.alias_name(req.index, "docs"), body, pipeline=name)
         return [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
@@ -157,6 +160,26 @@ class SearchService:
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
+
+
+def engine_model(meta: dict, req: SearchRequest) -> str | None:
+    """The remote query model of the index when the request asks the engine to embed."""
+    if req.embedding != "engine":
+        return None
+    model_id = (meta.get("engine") or {}).get("query_model_id")
+    if not model_id:
+        raise ConfigError(f"index {req.index!r} has no engine-side embedding model yet: install it with "
+                          f"`legalsearch pipelines install --index {req.index}` (or search with --embedding python)")
+    return model_id
+
+
+def check_window(embedder, query: str) -> None:
+    """A question longer than the model's window is refused, as the embedding server refuses it:
+    embedding only its first part would search for something else."""
+    tokens = embedder.count_tokens(query)
+    if tokens > embedder.max_tokens:
+        raise QueryError(f"the question has {tokens} tokens; the {embedder.name} model reads at most "
+                         f"{embedder.max_tokens}: shorten it")
 
 
 def _ms(start: float) -> float:

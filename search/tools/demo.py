@@ -11,8 +11,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from search.errors import SecurityError
+from search.errors import LegalSearchError, SecurityError
 from search.node import security
+from search.query import templates
+from search.query.identifiers import parse_identifiers
+from search.query.models import Filters
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "corpus"
 
@@ -93,10 +96,29 @@ def run(client: Any, index: str, echo: Callable[[str], None], embedder: str = "e
             via = "" if hit.via == "retrieval" else f"   (via {hit.via})"
             snippet = " ".join(hit.text.split())[:150]
             echo(f"    {hit.rank}. {hit.citation}{via}\n       {snippet}...")
+    _engine_side(client, index, echo)
     echo(f"\nTry your own: legalsearch search \"...\" --index {index}   (add --json for the full contract, "
          f"`legalsearch explain` for the ranks behind each hit)")
     if users:
         _how_to_log_in(client, index, echo)
+
+
+def _engine_side(client: Any, index: str, echo: Callable[[str], None]) -> None:
+    """Install the engine side and ask the first example through the stored template, as any
+    OpenSearch client would (docs/engine.md)."""
+    try:
+        client.install_engine(index)
+    except LegalSearchError as e:
+        echo(f"\n    (engine side not installed: {e})")
+        return
+    question = EXAMPLES[0][1]["query"]
+    params = templates.template_params(question, Filters(), parse_identifiers(question), 3)
+    found = client.store.search_template(index, templates.HYBRID_TEMPLATE, params)
+    echo(f"\n==> the same search for any OpenSearch client (Dev Tools, curl, a Java service): the node embeds "
+         f"the question itself\n    GET {index}/_search/template "
+         + json.dumps({"id": templates.HYBRID_TEMPLATE, "params": params}, ensure_ascii=False))
+    for rank, hit in enumerate(found["hits"]["hits"], start=1):
+        echo(f"    {rank}. {hit['_id']}")
 
 
 def _how_to_log_in(client: Any, index: str, echo: Callable[[str], None]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from search import engine
 from search.config import Settings
 from search.errors import ConfigError, LegalSearchError
 from search.node import assembly, process, security
@@ -40,6 +41,7 @@ def node_status(store: Store) -> dict:
             for i in store.indices()
             if not i["index"].startswith(".")
         ],
+        engine=engine.status(store, settings),
     )
     return report
 
@@ -61,6 +63,12 @@ def render(report: dict) -> str:
             f"heap:     {heap['heap_used_bytes'] / 2**20:.0f} MiB used of {heap['heap_max_bytes'] / 2**20:.0f} MiB"
             f" ({heap['name']})"
         )
+    server = report["engine"]["server"]
+    lines.append(f"embedding server: {server['url']} {server['status']}"
+                 + (f" ({', '.join(server['models'] or [])})" if server["status"] == "ok" else
+                    f": {server.get('error') or 'start it with `legalsearch node start`'}"))
+    for m in report["engine"]["models"]:
+        lines.append(f"  model {m['name']:<30} {m['state']:<14} {m['model_id']}" if "name" in m else f"  models: {m}")
     lines.append(f"indices:  {len(report['indices'])}")
     for idx in sorted(report["indices"], key=lambda i: i["index"]):
         lines.append(f"  {idx['index']:<40} {idx['docs']:>9} docs  {idx['size'] or '':>8}  {idx['health']}")
