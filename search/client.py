@@ -82,7 +82,7 @@ class LegalSearch:
         # searches for an end user run as the service account (a hybrid query cannot run under
         # document-level security on OpenSearch 2.19; docs/security.md)
         self.search_store = Store(self.settings, identity="service") if self.settings.user else self.store
-        self.embedders = Embedders()
+        self.embedders = Embedders(self.settings)
         self._service: SearchService | None = None
 
     @property

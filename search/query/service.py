@@ -70,7 +70,7 @@ class SearchService:
         vector = None
         if needs_vector(req):
             t = time.perf_counter()
-            vector = self.embedders.get(meta.get("embedder", "minilm")).embed_query(req.query).tolist()
+            vector = self.embedders.for_index(meta).embed_query(req.query).tolist()
             timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
