@@ -16,12 +16,47 @@ from typing import get_args
 import click
 
 from search import __version__
-from search.chunk import CHUNKERS
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
-from search.evaluation.legalbench import CorpusScope
 from search.query.models import FUSIONS, MODES, RERANKERS, ROUTINGS
-from search.summarize import SUMMARIZERS
+
+
+class _LazyChoice(click.Choice):
+    """A Choice whose values are imported only when that option is parsed or shown, so that a
+    `search` does not import the chunkers, summarizers and evaluation (start-up time)."""
+
+    def __init__(self, load, case_sensitive: bool = True):
+        self._load, self._values = load, None
+        super().__init__((), case_sensitive)
+
+    @property
+    def choices(self):
+        if self._values is None:
+            self._values = tuple(self._load())
+        return self._values
+
+    @choices.setter
+    def choices(self, _value) -> None:  # click.Choice.__init__ assigns it
+        pass
+
+
+def _chunkers():
+    from search.chunk import CHUNKERS
+
+    return CHUNKERS
+
+
+def _summarizers():
+    from search.summarize import SUMMARIZERS
+
+    return SUMMARIZERS
+
+
+def _corpus_scopes():
+    from search.evaluation.legalbench import CorpusScope
+
+    return get_args(CorpusScope)
+
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -304,12 +339,12 @@ def index_info(client, index: str | None, as_json: bool) -> None:
 @click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="JSONL manifest: one object per line with `path` plus metadata fields.")
 @index_option
-@click.option("--chunker", type=click.Choice(CHUNKERS), default="structural", show_default=True,
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True,
               help="structural: one article / section / clause per chunk; recursive: the papers' 500-char baseline.")
 @click.option("--chunk-size", type=int, default=None,
               help="Characters per chunk (recursive, default 500) or the structural split limit "
                    "(default: what fits the embedder's window with summary and heading).")
-@click.option("--summarizer", type=click.Choice(list(SUMMARIZERS), case_sensitive=False), default="title-fingerprint",
+@click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default="title-fingerprint",
               show_default=True,
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
@@ -567,7 +602,7 @@ def pipelines_list(client, as_json: bool) -> None:
 
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--chunker", type=click.Choice(CHUNKERS), default="structural", show_default=True)
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True)
 @click.option("--max-chars", type=int, default=1800, show_default=True, help="Structural split limit.")
 @json_option
 def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
@@ -604,7 +639,7 @@ def _ints(value: str) -> list[int]:
 @eval_group.command("legalbench")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
-@click.option("--scope", type=click.Choice(get_args(CorpusScope)), default="referenced", show_default=True,
+@click.option("--scope", type=_LazyChoice(_corpus_scopes), default="referenced", show_default=True,
               help="referenced: only documents the queries cite (the papers' setting); all: with distractors.")
 @click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Configuration file(s) to compare (default: every file in evaluation/configs/).")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr, ValidationError
 
@@ -28,14 +28,16 @@ from search.config import Settings, split_credentials
 from search.embed import Embedders
 from search.errors import ConfigError, QueryError
 from search.index import indices
-from search.ingest import IngestOptions, IngestReport, file_sources, ingest, memory_sources
-from search.load import Document
 from search.query import fusion
 from search.query.explain import explain as explain_search
 from search.query.models import SearchRequest, SearchResponse
 from search.query.service import SearchService
 from search.security import admin
 from search.store import Store
+
+if TYPE_CHECKING:  # imported where used: a `search` process never loads the ingestion side
+    from search.ingest import IngestReport
+    from search.load import Document
 
 
 def one_line(error: ValidationError, what: str) -> str:
@@ -130,6 +132,9 @@ class LegalSearch:
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
         """
+        from search.ingest import IngestOptions, file_sources, ingest, memory_sources
+        from search.load import Document
+
         try:
             opts = IngestOptions(index=self._index(index), **options)
         except ValidationError as e:
