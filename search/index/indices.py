@@ -50,8 +50,16 @@ def upgrade_mappings(store: Store, name: str, dim: int) -> None:
     """Add the fields a newer mapping JSON has to an existing index (additive and idempotent:
     OpenSearch accepts new fields on a strict mapping and refuses a changed type, with a message)."""
     for kind in schema.KINDS:
+        concrete = schema.concrete_name(name, kind)
         properties = schema.index_body(kind, name, dim)["mappings"]["properties"]
-        store.put_mapping(schema.concrete_name(name, kind), {"properties": properties})
+        current = store.get_index(concrete)[concrete]["mappings"].get("properties", {})
+        for field, spec in properties.items():  # doc_values cannot change: send what the index has
+            if field in current and isinstance(spec, dict):
+                if "doc_values" in current[field]:
+                    spec["doc_values"] = current[field]["doc_values"]
+                else:
+                    spec.pop("doc_values", None)
+        store.put_mapping(concrete, {"properties": properties})
 
 
 def delete(store: Store, name: str) -> list[str]:

@@ -31,6 +31,7 @@ class IngestOptions(BaseModel):
     embed_parts: tuple[str, ...] = records.EMBED_PARTS
     public_if_no_acl: bool = False
     force: bool = False
+    force_merge: int = Field(0, ge=0, description="after the run, merge the chunks index to N segments (0: no)")
     dry_run: bool = False
     batch_chunks: int = Field(256, gt=0)
 

@@ -29,7 +29,7 @@ from search.documents.errors import DocumentError, MetadataError
 from search.documents.models import Chunk, ParsedDocument
 from search.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
 from search.errors import BulkError, ConfigError
-from search.index import indices, records
+from search.index import bulk, indices, records
 from search.index.writer import IndexWriter
 from search.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from search.ingest.report import DocReport, IngestReport
@@ -166,6 +166,8 @@ def ingest(
         if writer:
             t = time.perf_counter()
             writer.end()
+            if options.force_merge:
+                bulk.force_merge(store, writer.chunks, options.force_merge)
             report.timings["index"] += time.perf_counter() - t
         summary_cache.close()
         vector_cache.close()
