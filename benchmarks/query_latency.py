@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 from search.config import Settings
+from search.embed import Embedders
 from search.evaluation.legalbench import load_benchmark
 from search.query.models import SearchRequest
 from search.query.service import SearchService
+from search.store import Store
 
 CASES = [  # routing off in the plain modes, so each row times one OpenSearch search
     ("bm25", {"mode": "bm25", "routing": "off"}),
@@ -47,7 +49,7 @@ def main() -> None:
         import tempfile
 
         settings = settings.model_copy(update={"cache_dir": Path(tempfile.mkdtemp(prefix="ls-latency-"))})
-    service = SearchService(settings)
+    service = SearchService(settings, Store(settings), Embedders(settings))
     queries = load_benchmark(args.data, limit_per_subset=max(1, args.queries // 4))
     texts = [q.query for q in queries][: args.queries]
     service.search(SearchRequest(query=texts[0], index=args.index, k=args.k))  # warm models and caches

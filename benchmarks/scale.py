@@ -429,12 +429,12 @@ def ensure_vectors(args, base: Base, state: dict, size: int) -> Path:
 def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
     store = service.store
     embedder = service.embedders.for_index(service.index_meta(args.base_index))
-    for encoder in args.encoders:
-        index = f"{args.index}-{encoder}"
-        concrete = schema.concrete_name(index, "chunks")
-        if not store.index_exists(concrete):
-            store.create_index(concrete, index_body(index, encoder, embedder))
-        for size in args.sizes:
+    for size in args.sizes:  # both encoders at one size before the next (the long 1M step) starts
+        for encoder in args.encoders:
+            index = f"{args.index}-{encoder}"
+            concrete = schema.concrete_name(index, "chunks")
+            if not store.index_exists(concrete):
+                store.create_index(concrete, index_body(index, encoder, embedder))
             key = f"{encoder}/{size}"
             if key in state["results"]:
                 print_size(state["results"][key])
@@ -468,14 +468,17 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
 
 
 EXPERIMENTS = {
-    "product defaults (derived source, no vector doc values, refresh off)": {},
+    "product defaults (vector stored once, refresh off during the load, force-merged to 1 segment)": {},
+    "not force-merged": {"force_merge": False},
     "vectors kept in _source": {"derived_source": False},
     "vector doc values on": {"vector_doc_values": True},
     "keyword doc values off where unused": {"keyword_doc_values": False},
     "refresh 1 s during the load": {"refresh_during_load": True},
+    "k-NN graph build threads 2 (knn.algo_param.index_thread_qty)": {"knn_threads": 2},
     "before issue 12 (vectors in _source, vector doc values, refresh 1 s)": {
         "derived_source": False, "vector_doc_values": True, "refresh_during_load": True},
 }
+LOAD_ONLY = ("refresh_during_load", "force_merge", "knn_threads")
 
 
 def run_experiments(args, service, base, texts, qvecs, state, deadline) -> None:
@@ -495,14 +498,22 @@ def run_experiments(args, service, base, texts, qvecs, state, deadline) -> None:
         index = f"{args.index}-exp"
         concrete = schema.concrete_name(index, "chunks")
         store.delete_index(concrete)
-        settings_variant = {k: v for k, v in variant.items() if k != "refresh_during_load"}
+        settings_variant = {k: v for k, v in variant.items() if k not in LOAD_ONLY}
         store.create_index(concrete, index_body(index, "float", embedder, settings_variant))
-        added, seconds = grow(store, base, index, size, args.noise, float("inf"),
-                              refresh_off=not variant.get("refresh_during_load"))
+        if "knn_threads" in variant:
+            store.client.cluster.put_settings(body={"transient": {"knn.algo_param.index_thread_qty": variant["knn_threads"]}})
+        try:
+            added, seconds = grow(store, base, index, size, args.noise, float("inf"),
+                                  refresh_off=not variant.get("refresh_during_load"))
+        finally:
+            if "knn_threads" in variant:
+                store.client.cluster.put_settings(body={"transient": {"knn.algo_param.index_thread_qty": None}})
         store.refresh(concrete)
-        t = time.perf_counter()
-        bulk_settings.force_merge(store, concrete, 1)
-        merge_s = time.perf_counter() - t
+        merge_s = 0.0
+        if variant.get("force_merge", True):
+            t = time.perf_counter()
+            bulk_settings.force_merge(store, concrete, 1)
+            merge_s = time.perf_counter() - t
         print(f"\n## {label}")
         result = measure(args, service, base, index, size, added, seconds, merge_s, texts, qvecs, vectors_file)
         state["results"][key] = result
