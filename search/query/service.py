@@ -71,7 +71,7 @@ class SearchService:
         model_id = engine_model(meta, req)
         if needs_vector(req) and model_id is None:
             t = time.perf_counter()
-            embedder = self.embedders.get(meta.get("embedder", "minilm"))
+            embedder = self.embedders.for_index(meta)
             check_window(embedder, req.query)
             vector = embedder.embed_query(req.query).tolist()
             timings["embed"] = _ms(t)
