@@ -2,29 +2,72 @@
 
 Everything else builds request bodies as plain dicts (pure functions) and hands them here.
 Every call goes through `Store._call`, which wraps opensearch-py's errors into
-`search.errors`: an unreachable node is a NodeError, a refusal a StoreError, each with a
+`search.errors`: an unreachable node is a NodeError (a failed TLS handshake a TLSError), a
+refusal a StoreError (401 an AuthenticationError, 403 a PermissionDeniedError), each with a
 message that says what to do next. A `Store` is built once where a command starts (the
 `LegalSearch` client) and handed down.
+
+Who a Store connects as (`connection`): OPENSEARCH_URL with OPENSEARCH_USER / OPENSEARCH_PASSWORD
+(or credentials in the URL, which are moved out of it) and OPENSEARCH_CA_CERTS; for the local
+node, its CA and the `admin` (or, for searches on behalf of an end user, the service account's)
+password are found in its secrets folder, so nobody has to set anything (docs/security.md).
+URLs in messages never carry credentials.
 """
 
 from __future__ import annotations
 
+import base64
 import itertools
 import logging
 import random
+import re
+import sys
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
-from opensearchpy import OpenSearch, helpers
-from opensearchpy.exceptions import ConnectionError as OSConnectionError
-from opensearchpy.exceptions import ConnectionTimeout, NotFoundError, TransportError
 
-from search.config import Settings
-from search.errors import BulkError, NodeError, StoreError
-from search.node import cluster, process
+def _import_opensearchpy_without_asyncio() -> None:
+    """Import opensearch-py without its asyncio transport: legalsearch uses the synchronous client
+    only, and aiohttp alone costs a fresh `legalsearch search` ~0.2 s of CPU (0.5-1 s of wall time
+    on a loaded machine). opensearch-py skips the async client when aiohttp does not import; the
+    block is lifted right after, so aiohttp stays importable for anyone else in the process."""
+    if "opensearchpy" in sys.modules or "aiohttp" in sys.modules:
+        return
+    sys.modules["aiohttp"] = None  # type: ignore[assignment]  # makes `import aiohttp` raise ImportError
+    try:
+        import opensearchpy  # noqa: F401
+    finally:
+        del sys.modules["aiohttp"]
+
+
+_import_opensearchpy_without_asyncio()
+
+from opensearchpy import OpenSearch, helpers  # noqa: E402
+from opensearchpy.exceptions import (  # noqa: E402
+    AuthenticationException,
+    AuthorizationException,
+    ConnectionTimeout,
+    NotFoundError,
+    TransportError,
+)
+from opensearchpy.exceptions import ConnectionError as OSConnectionError  # noqa: E402
+from opensearchpy.exceptions import SSLError as OSSSLError  # noqa: E402
+
+from search.config import Settings, split_credentials  # noqa: E402
+from search.errors import (  # noqa: E402
+    AuthenticationError,
+    BulkError,
+    ModelError,
+    NodeError,
+    PermissionDeniedError,
+    StoreError,
+    TLSError,
+)
+from search.node import cluster, process, security  # noqa: E402
 
 log = logging.getLogger(__name__)
 # opensearch-py logs every failed attempt with a traceback at WARNING; while waiting for a node
@@ -51,55 +94,133 @@ class BulkStats:
     backoff_s: float = 0.0
 
 
+Identity = Literal["admin", "service", "admin-certificate"]
+"""Whom a Store connects as when no credentials are configured and the node is the local one:
+its `admin` user, its search service account, or the admin client certificate (super-admin:
+the only way to change the reserved `admin` user)."""
+
+_warned: set[str] = set()  # warnings said once per process
+
+
+def warn_once(key: str, message: str) -> None:
+    if key not in _warned:
+        _warned.add(key)
+        log.warning(message)
+
+
 def resolve_url(settings: Settings) -> str:
     """OPENSEARCH_URL when set (several nodes: comma-separated), else the local node or the
     local cluster started from this machine's node home (all its running nodes)."""
     if settings.opensearch_url:
-        return ",".join(u.strip().rstrip("/") for u in settings.opensearch_url.split(",") if u.strip())
+        return ",".join(split_credentials(u.strip())[0].rstrip("/") for u in settings.opensearch_url.split(",")
+                        if u.strip())
     url = process.local_url(settings) or ",".join(cluster.local_urls(settings))
     if url:
         return url
     raise NodeError(
-        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. http://localhost:9200 from "
+        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. https://localhost:9200 from "
         "docker-compose.yml) or start the local node with `legalsearch node start`."
     )
 
 
-def _client(url: str, settings: Settings, timeout: float) -> OpenSearch:
+@dataclass(frozen=True)
+class Connection:
+    """Where and as whom a Store connects (never printed whole: `auth` holds a password)."""
+
+    url: str
+    user: str | None = None
+    password: str | None = None
+    ca_certs: Path | None = None
+    verify: bool = True
+    client_cert: tuple[Path, Path] | None = None
+
+    @property
+    def who(self) -> str:
+        if self.client_cert:
+            return "the admin certificate"
+        return f"user {self.user!r}" if self.user else "an anonymous client"
+
+
+def connection(settings: Settings, url: str | None = None, identity: Identity = "admin") -> Connection:
+    """The URL, credentials and CA a Store uses (see the module docstring)."""
+    raw = url or settings.opensearch_url
+    parts = [split_credentials(u.strip()) for u in (raw or resolve_url(settings)).split(",") if u.strip()]
+    clean = ",".join(p[0].rstrip("/") for p in parts)  # several nodes: comma-separated
+    url_user, url_password = next(((p[1], p[2]) for p in parts if p[1]), (None, None))
+    user = settings.opensearch_user or url_user
+    password = settings.opensearch_password.get_secret_value() if settings.opensearch_password else url_password
+    ca = settings.opensearch_ca_certs
+    client_cert = None
+    if clean.startswith("https") and set(clean.split(",")) <= cluster.known_urls(settings):  # the local node(s)
+        ca = ca or security.local_ca(settings)
+        if identity == "admin-certificate":
+            found = security.secrets_of(settings)
+            if found is None:
+                raise NodeError(f"the admin certificate of the local node is in {settings.node_secrets}, which this "
+                                "user cannot read: run as the user who installed the node")
+            client_cert, user, password = (found.pki.admin, found.pki.admin_key), None, None
+        elif not user:
+            user, password = security.local_credentials(settings, identity) or (None, None)
+    if clean.startswith("https") and not settings.opensearch_verify_certs:
+        warn_once("verify-off", "TLS CERTIFICATE VERIFICATION IS OFF (LEGALSEARCH_OPENSEARCH_VERIFY_CERTS=false): "
+                  "anyone between this client and OpenSearch can read and change the traffic, passwords "
+                  "included. Set OPENSEARCH_CA_CERTS to the cluster's CA instead.")
+    return Connection(clean, user, password, ca, settings.opensearch_verify_certs, client_cert)
+
+
+def _client(conn: Connection, timeout: float) -> OpenSearch:
     # Several hosts: a request that cannot reach one node (refused, reset) is sent to the next.
     # A timeout is not retried: it means a frozen or overloaded node, and a retry would multiply
     # the wait (and the load) instead of failing within the configured timeout.
-    hosts = [u for u in url.split(",") if u]
+    hosts = conn.url.split(",")
     kwargs: dict[str, Any] = {"hosts": hosts, "timeout": timeout, "max_retries": max(2, len(hosts)),
                               "retry_on_timeout": False}
-    if settings.opensearch_user and settings.opensearch_password:
-        kwargs["http_auth"] = (settings.opensearch_user, settings.opensearch_password.get_secret_value())
-    if url.startswith("https"):
-        kwargs["verify_certs"] = settings.opensearch_verify_certs
-        kwargs["ssl_show_warn"] = settings.opensearch_verify_certs
+    if conn.user and conn.password is not None:
+        kwargs["http_auth"] = (conn.user, conn.password)
+    if conn.url.startswith("https"):
+        kwargs["verify_certs"] = conn.verify
+        kwargs["ssl_show_warn"] = conn.verify
+        if conn.ca_certs:
+            kwargs["ca_certs"] = str(conn.ca_certs)
+        if conn.client_cert:
+            kwargs["client_cert"], kwargs["client_key"] = (str(p) for p in conn.client_cert)
     return OpenSearch(**kwargs)
 
 
-class Store:
-    """A lazily connected OpenSearch client with the operations legalsearch uses."""
+def basic_auth_header(user: str, password: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
 
-    def __init__(self, settings: Settings, url: str | None = None):
+
+class Store:
+    """A lazily connected OpenSearch client with the operations legalsearch uses.
+
+    `identity` picks the local node's account when no credentials are configured: "admin"
+    (ingest, index admin), "service" (searches for a verified end user) or "admin-certificate"."""
+
+    def __init__(self, settings: Settings, url: str | None = None, identity: Identity = "admin"):
         self.settings = settings
+        self.identity = identity
         self._url = url
+        self._connection: Connection | None = None
         self._client: OpenSearch | None = None
         self.bulk_stats = BulkStats()  # every bulk this store sent (ingest reports take their own share)
         self._stats_lock = threading.Lock()
 
     @property
+    def connection(self) -> Connection:
+        if self._connection is None:
+            self._connection = connection(self.settings, self._url, self.identity)
+        return self._connection
+
+    @property
     def url(self) -> str:
-        if self._url is None:
-            self._url = resolve_url(self.settings)
-        return self._url
+        """The node's URL, without credentials (safe to print)."""
+        return self.connection.url
 
     @property
     def client(self) -> OpenSearch:
         if self._client is None:
-            self._client = _client(self.url, self.settings, timeout=self.settings.request_timeout)
+            self._client = _client(self.connection, timeout=self.settings.request_timeout)
         return self._client
 
     def _call(self, what: str, fn, *args, missing: Any = _RAISE, **kwargs):
@@ -109,7 +230,8 @@ class Store:
         except NotFoundError as e:
             if missing is not _RAISE:
                 return missing
-            raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}{_hint(e)}") from e
         except ConnectionTimeout as e:
             self._retire(e)
             raise NodeError(
@@ -117,13 +239,28 @@ class Store:
                 f"to {what}: a node may be frozen or overloaded (`legalsearch node status`); the limit is "
                 "LEGALSEARCH_REQUEST_TIMEOUT"
             ) from e
+        except OSSSLError as e:  # a subclass of ConnectionError: test it first
+            raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
         except OSConnectionError as e:
-            raise NodeError(
-                f"cannot reach OpenSearch at {self.url} while trying to {what}: {e.info or e}. "
-                "Is the node running? (`legalsearch node status`)"
+            hint = ("the node speaks https: use an https:// URL" if self.url.startswith("http:")
+                    and "RemoteDisconnected" in str(e.info) else "Is the node running? (`legalsearch node status`)")
+            raise NodeError(f"cannot reach OpenSearch at {self.url} while trying to {what}: "
+                            f"{_strip_url_secrets(e.info or e)}. {hint}") from e
+        except AuthenticationException as e:
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the credentials of {self.connection.who} while trying to "
+                f"{what} (HTTP 401: wrong password or unknown user). Check OPENSEARCH_USER / OPENSEARCH_PASSWORD "
+                "(or LEGALSEARCH_USER / LEGALSEARCH_PASSWORD for the end user); an administrator can reset a "
+                "password with `legalsearch users passwd NAME`."
+            ) from e
+        except AuthorizationException as e:
+            raise PermissionDeniedError(
+                f"{self.connection.who} may not {what} (HTTP 403): {_reason(e)}. Connect as a user that holds the "
+                "permission, or ask an administrator (docs/security.md lists what each legalsearch role may do)."
             ) from e
         except TransportError as e:
-            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
 
     def _retire(self, e: ConnectionTimeout) -> None:
         """After a timeout, if the node that did not answer does not answer a 1-second HEAD either
@@ -213,7 +350,7 @@ class Store:
         """Delete `name`; False when there was no such index."""
         return self._call(f"delete index {name}", self.client.indices.delete, index=name, missing=None) is not None
 
-    def get_settings(self, index: str) -> dict:
+    def index_settings(self, index: str) -> dict:
         """{concrete index: its index settings (flat, e.g. "index.refresh_interval")}."""
         result = self._call(f"read settings of {index}", self.client.indices.get_settings, index=index,
                             params={"flat_settings": "true"})
@@ -244,6 +381,22 @@ class Store:
     def put_settings(self, index: str, body: dict) -> None:
         self._call(f"update settings of {index}", self.client.indices.put_settings, index=index, body=body)
 
+    def get_settings(self, index: str) -> dict:
+        """The index's own settings under `index` (refresh_interval, number_of_replicas, ...)."""
+        result = self._call(f"read the settings of {index}", self.client.indices.get_settings, index=index)
+        return next(iter(result.values()))["settings"]["index"]
+
+    def force_merge(self, index: str, max_num_segments: int, poll_s: float = 5.0) -> None:
+        """Merge `index` down to `max_num_segments` segments, waiting on the task (a merge of a
+        large vector index runs far longer than one request may)."""
+        import time
+
+        started = self._call(f"force-merge {index}", self.client.indices.forcemerge, index=index,
+                             params={"max_num_segments": max_num_segments, "wait_for_completion": "false"})
+        task = started["task"]
+        while not self._call(f"follow the force-merge of {index}", self.client.tasks.get, task_id=task).get("completed"):
+            time.sleep(poll_s)
+
     def put_mapping(self, index: str, body: dict) -> None:
         self._call(f"update the mapping of {index}", self.client.indices.put_mapping, index=index, body=body)
 
@@ -257,17 +410,18 @@ class Store:
     # ----------------------------------------------------------------- documents
 
     def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
-             stats: BulkStats | None = None) -> int:
+             stats: BulkStats | None = None, pipeline: str | None = None) -> int:
         """Send bulk actions; items refused with 429 are sent again with backoff (`BULK_RETRIES`
         times); raise BulkError with the failing ids if any item still fails. What happens is
-        counted, as it happens, in `stats` and in `self.bulk_stats`."""
+        counted, as it happens, in `stats` and in `self.bulk_stats`. `pipeline`: the ingest
+        pipeline ("_none": not even the index's default one)."""
         sinks = [self.bulk_stats] + ([stats] if stats is not None else [])
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
         items = list(actions)
         for start in range(0, len(items), chunk_size):
-            sent, failed = self._bulk_chunk(items[start:start + chunk_size], refresh, sinks)
+            sent, failed = self._bulk_chunk(items[start:start + chunk_size], refresh, sinks, pipeline)
             ok += sent
             for item in failed:
                 op = next(iter(item.values()))
@@ -289,7 +443,8 @@ class Store:
                 for name, value in deltas.items():
                     setattr(sink, name, getattr(sink, name) + value)
 
-    def _bulk_chunk(self, chunk: list[dict], refresh: bool | str, sinks: list[BulkStats]) -> tuple[int, list[dict]]:
+    def _bulk_chunk(self, chunk: list[dict], refresh: bool | str, sinks: list[BulkStats],
+                    pipeline: str | None) -> tuple[int, list[dict]]:
         """One bulk request and its retries; (items done, items failed for good)."""
         ok = 0
         failed: list[dict] = []
@@ -302,7 +457,7 @@ class Store:
                 time.sleep(wait)
             self._count(sinks, requests=1)
             rejected = []
-            for action, (success, item) in zip(pending, self._bulk_request(pending, refresh), strict=True):
+            for action, (success, item) in zip(pending, self._bulk_request(pending, refresh, pipeline), strict=True):
                 op_type, op = next(iter(item.items()))
                 if success or (op.get("status") == 404 and op_type == "delete"):
                     ok += 1  # deleting what is already gone is success for idempotent re-runs
@@ -319,13 +474,15 @@ class Store:
             pending = [action for action, _ in rejected]
         return ok, failed
 
-    def _bulk_request(self, actions: list[dict], refresh: bool | str) -> list[tuple[bool, dict]]:
+    def _bulk_request(self, actions: list[dict], refresh: bool | str,
+                      pipeline: str | None) -> list[tuple[bool, dict]]:
         """(ok, item) per action; a whole request refused with 429 counts as every item refused."""
+        extra = {"pipeline": pipeline} if pipeline else {}
         try:
             return self._call(
                 "send a bulk request", lambda: list(helpers.streaming_bulk(
                     self.client, actions, chunk_size=len(actions), max_chunk_bytes=2**31 - 1,
-                    raise_on_error=False, raise_on_exception=True, refresh=refresh, max_retries=0,
+                    raise_on_error=False, raise_on_exception=True, refresh=refresh, max_retries=0, **extra,
                 )),
             )
         except StoreError as e:
@@ -389,6 +546,72 @@ class Store:
         return self._call("list search pipelines", self.client.transport.perform_request, "GET", path, missing={})
 
 
+    # ----------------------------------------------------------------- engine side (docs/engine.md)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
+        """One REST call for code that reads the answer's status itself (search.node.ml):
+        (HTTP status, JSON body). An unreachable node, a TLS failure, 401 and 403 still raise."""
+        try:
+            return 200, self.client.transport.perform_request(method, path, body=body)
+        except (OSConnectionError, AuthenticationException, AuthorizationException) as e:
+            return self._call(f"{method} {path.split('?')[0]}", _reraise, e)
+        except TransportError as e:
+            info = e.info if isinstance(e.info, dict) else {"error": {"reason": str(e.info or e.error)}}
+            return int(e.status_code), info
+
+    def put_cluster_settings(self, body: dict) -> None:
+        self._call("update cluster settings", self.client.cluster.put_settings, body=body)
+
+    def put_ingest_pipeline(self, name: str, body: dict) -> None:
+        self._call(f"create ingest pipeline {name}", self.client.ingest.put_pipeline, id=name, body=body)
+
+    def put_search_template(self, template_id: str, source: str) -> None:
+        """A stored mustache search template (`source` a string: its sections are not JSON)."""
+        self._call(f"store search template {template_id}", self.client.put_script, id=template_id,
+                   body={"script": {"lang": "mustache", "source": source}})
+
+    def get_script(self, script_id: str) -> dict | None:
+        return self._call(f"read stored script {script_id}", self.client.get_script, id=script_id, missing=None)
+
+    def search_template(self, index: str, template_id: str, params: dict) -> dict:
+        return self._call(f"search {index} with template {template_id}", self.client.search_template,
+                          index=index, body={"id": template_id, "params": params})
+
+    def render_template(self, template_id: str, params: dict) -> dict:
+        return self._call(f"render template {template_id}", self.client.render_search_template,
+                          body={"id": template_id, "params": params})["template_output"]
+
+    # ----------------------------------------------------------------- security plugin
+
+    def authinfo(self, credentials: tuple[str, str] | None = None) -> dict | None:
+        """Who the node says the caller is (user_name, backend_roles, roles), checking `credentials`
+        (an end user's) instead of the Store's own when given; None when the cluster has no
+        security plugin. A wrong password raises AuthenticationError."""
+        headers = basic_auth_header(*credentials) if credentials else None
+        try:
+            return self.client.transport.perform_request("GET", "/_plugins/_security/authinfo", headers=headers)
+        except AuthenticationException as e:
+            who = f"user {credentials[0]!r}" if credentials else self.connection.who
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the password of {who} (HTTP 401: wrong password or "
+                "unknown user). Check LEGALSEARCH_USER / LEGALSEARCH_PASSWORD; an administrator can reset it with "
+                "`legalsearch users passwd NAME`."
+            ) from e
+        except TransportError as e:
+            if e.status_code in (400, 404) and not isinstance(e, OSConnectionError):
+                return None  # "no handler found for uri [/_plugins/_security/authinfo]": no security plugin
+            return self._call("check the caller's identity", _reraise, e)
+
+    def security_api(self, what: str, method: str, path: str, body: Any = None, missing: Any = _RAISE) -> Any:
+        """One call to the security plugin's REST API (`/_plugins/_security/api/<path>`)."""
+        return self._call(what, self.client.transport.perform_request, method, f"/_plugins/_security/api/{path}",
+                          body=body, missing=missing)
+
+
+def _reraise(e: Exception):
+    raise e
+
+
 _EXISTS = ("resource_already_exists_exception", "index_already_exists_exception")
 
 
@@ -406,5 +629,69 @@ def _reason(e: TransportError) -> str:
         if isinstance(err, dict):
             root = (err.get("root_cause") or [err])[0]
             return f"{root.get('type')}: {root.get('reason')}"
-        return str(err or info)
+        # the security REST API answers {"status": ..., "message" | "reason": ...}
+        return str(err or info.get("message") or info.get("reason") or info)
     return str(info or e.error)
+
+
+# What the engine-side embedding answers when it fails (docs/engine.md), and what to do next.
+_MODEL_HINTS = (
+    ("Connection refused", "The embedding server that OpenSearch calls to embed the question is not running: "
+                           "`legalsearch node start` starts it with the node (`legalsearch node status` shows it)"),
+    ("Read timed out", "The embedding server did not answer in time (busy or stuck): read its log under the node "
+                       "home, or restart it with `legalsearch node stop && legalsearch node start`"),
+    ("Error communicating with remote model", "OpenSearch cannot reach the embedding server: "
+                                              "`legalsearch node status` shows it"),
+    ("context_length_exceeded", "The question is longer than the embedding model's window: shorten it"),
+    ("request_too_large", "The text is over the embedding server's limits: shorten it"),
+    ("Failed to find model", "That model id is not registered on this cluster (deleted, or installed elsewhere): "
+                             "`legalsearch pipelines install --index NAME` registers the index's models again"),
+    ("Model not ready yet", "The embedding model is not deployed: `legalsearch pipelines install` deploys it"),
+    ("modelId is marked non-null", "A `neural` query without model_id takes it from the index's default search "
+                                   "pipeline, which this index lacks: `legalsearch pipelines install --index NAME`"),
+    ("Error from remote service", "The embedding server refused the text (its message is above)"),
+)
+
+
+def _model_hint(text: str) -> str:
+    return next((hint for needle, hint in _MODEL_HINTS if needle in text), "")
+
+
+def _hint(e: TransportError) -> str:
+    text = str(e.info)
+    if _model_hint(text):
+        return ". " + _model_hint(text)
+    if "number of weights" in text and "must match number of sub-queries" in text:
+        return (". A hybrid query needs a fusion pipeline with one weight per sub-query: the stored template "
+                "`legalsearch-hybrid` always sends three, or name a pipeline with ?search_pipeline=")
+    if e.status_code == 503 and "Security not initialized" in text:
+        return ". The security plugin is still starting: wait a few seconds and try again"
+    if "hybrid query must be a top level query" in text:
+        return (". The user is restricted by document-level security, and on OpenSearch 2.19 a hybrid query "
+                "cannot run under it (neural-search #1303): search as the end user through the service account "
+                "(`legalsearch search --user NAME`, see docs/security.md), or use --mode bm25 / knn with --routing off")
+    return ""
+
+
+_URL_CREDENTIALS = re.compile(r"(?<=//)[^/@\s]+@")
+
+
+def _strip_url_secrets(text) -> str:
+    return _URL_CREDENTIALS.sub("", str(text))
+
+
+def _tls_hint(e: OSSSLError) -> str:
+    text = _strip_url_secrets(e.info or e)
+    if "unable to get local issuer" in text or "self-signed" in text or "self signed" in text:
+        hint = ("the server's certificate is not signed by a CA this client trusts: set OPENSEARCH_CA_CERTS to the "
+                "cluster's CA certificate (PEM); the local node's is found alone")
+    elif "expired" in text:
+        hint = ("the server's certificate has expired: renew it (the local node reissues its certificates on "
+                "`legalsearch node stop && legalsearch node start`)")
+    elif "mismatch" in text or "not valid for" in text or "hostname" in text.lower():
+        hint = "the certificate was issued for another host name: connect with a host name it names"
+    elif "alert" in text:
+        hint = "the node refused this client's certificate (expired or not signed by the node's CA)"
+    else:
+        hint = "check OPENSEARCH_CA_CERTS and the node's certificate"
+    return f"{text}. {hint}"

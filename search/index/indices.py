@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from search.embed import Embedder
+from search.embed import Embedder, index_build
 from search.errors import ConfigError, LegalSearchError, StoreError
 from search.index import refresh, schema
 from search.store import Store
@@ -50,6 +50,7 @@ def create(store: Store, name: str, model: Embedder, meta: dict | None = None, *
     info = {
         "embedder": model.name,
         "model": getattr(model, "model_id", model.name),
+        **model.describe(),  # embedder_build: exactly what makes the vectors (queries use the same)
         "dim": model.dim,
         "max_tokens": model.max_tokens,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -66,10 +67,11 @@ def create(store: Store, name: str, model: Embedder, meta: dict | None = None, *
 
 
 def _same_embedder(store: Store, name: str, existing: dict, model: Embedder) -> dict:
-    if existing.get("embedder") != model.name:
+    if existing.get("embedder") != model.name or index_build(existing) != model.build:
         raise ConfigError(
-            f"index {name!r} was built with embedder {existing.get('embedder')!r}, not {model.name!r}; "
-            f"use --index with another name, or `legalsearch index delete {name}` first"
+            f"index {name!r} was built with embedder {existing.get('embedder')!r} ({index_build(existing)}), "
+            f"not {model.name!r} ({model.build}); use --index with another name, or `legalsearch index delete "
+            f"{name}` first"
         )
     upgrade_mappings(store, name, model.dim)
     return existing
@@ -80,9 +82,17 @@ def upgrade_mappings(store: Store, name: str, dim: int) -> None:
     OpenSearch accepts new fields on a strict mapping and refuses a changed type, with a message)."""
     for kind in schema.KINDS:
         concrete = resolve(store, name, kind)
-        if concrete:
-            properties = schema.index_body(kind, name, dim)["mappings"]["properties"]
-            store.put_mapping(concrete, {"properties": properties})
+        if not concrete:
+            continue
+        properties = schema.index_body(kind, name, dim)["mappings"]["properties"]
+        current = store.get_index(concrete)[concrete]["mappings"].get("properties", {})
+        for field, spec in properties.items():  # doc_values cannot change: send what the index has
+            if field in current and isinstance(spec, dict):
+                if "doc_values" in current[field]:
+                    spec["doc_values"] = current[field]["doc_values"]
+                else:
+                    spec.pop("doc_values", None)
+        store.put_mapping(concrete, {"properties": properties})
 
 
 def concrete_indices(store: Store, name: str) -> dict[str, list[str]]:
@@ -154,7 +164,7 @@ def info(store: Store, name: str) -> dict:
     chunks = require(store, name, "chunks")
     docs = require(store, name, "docs")
     state = refresh.recover(store, chunks)  # a killed ingest's refresh -1 is restored here at the latest
-    settings = store.get_settings(chunks).get(chunks, {})
+    settings = store.index_settings(chunks).get(chunks, {})
     live = {chunks, docs}
     return {
         "name": name,

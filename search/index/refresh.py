@@ -79,7 +79,7 @@ def live_writers(store: Store, concrete: str) -> dict[str, str]:
 
 
 def refresh_interval(store: Store, concrete: str) -> str | None:
-    return store.get_settings(concrete).get(concrete, {}).get("index.refresh_interval")
+    return store.index_settings(concrete).get(concrete, {}).get("index.refresh_interval")
 
 
 def take(store: Store, concrete: str) -> str:

@@ -6,6 +6,10 @@ changed document's new chunks and the deletion of its stale ones become visible 
 final refresh. The registry record of a document is written after its chunks, so an interrupted
 run resumes by running it again. Bulk items refused with 429 are retried with backoff by the
 store; `stats` counts them for the ingest report.
+
+Replicas are kept while a run writes (unlike `search.index.bulk`'s bulk-load settings, which
+drop them): on a cluster a replica is what lets an ingest go on when a node dies mid-run
+(docs/cluster.md), and on one node an index has none anyway.
 """
 
 from __future__ import annotations
@@ -56,7 +60,9 @@ class IndexWriter:
             {"_op_type": "delete", "_index": self.chunks, "_id": cid, "_routing": doc_id}
             for cid in sorted(old_ids - new_ids)
         ]
-        self.store.bulk(actions, stats=self.stats)
+        # our vectors are computed already: no ingest pipeline, not even the index's default
+        # text_embedding one that `legalsearch pipelines install` sets for other clients' bulks
+        self.store.bulk(actions, stats=self.stats, pipeline="_none")
         # The registry record last: a crash before this line leaves the document to be redone.
         # (As a bulk of one: a 429 is retried like the chunks' are.)
         self.store.bulk([{"_op_type": "index", "_index": self.docs, "_id": key, "_source": doc_record}],

@@ -17,6 +17,14 @@ Layout under `ClusterSpec.root` (default `Settings.node_home / "cluster"`):
 
 Per-node opensearch.yml comes from `process.node_settings` (the one place per-node settings
 are produced), with the cluster's name, folders and discovery settings as overrides.
+
+Security (on by default, as for the single node): every node gets the same certificates of the
+one local CA (valid for 127.0.0.1 and localhost, with the node DN that `plugins.security.nodes_dn`
+accepts), the same security files and compliance salt, all from the node home's secrets folder
+(`search.node.security`): the cluster shares the admin and service passwords with the single
+node. The plugin loads its configuration once for the cluster (into its security index, on the
+first start); once the cluster has formed, `security.bootstrap` brings the roles up to date once,
+through one node.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from pathlib import Path
 
 from search.config import Settings
 from search.errors import NodeError
-from search.node import probe, process
+from search.node import probe, process, security
 from search.node.assembly import dist_dir, install, is_installed
 
 log = logging.getLogger(__name__)
@@ -62,6 +70,9 @@ class ClusterSpec:
 
     def node_names(self) -> list[str]:
         return [f"{NODE_PREFIX}{i}" for i in range(1, self.nodes + 1)]
+
+    def preferred_ports(self) -> list[int]:
+        return [p + i for p in (self.http_port, self.transport_port) for i in range(self.nodes)]
 
 
 @dataclass
@@ -122,6 +133,17 @@ def local_urls(settings: Settings) -> list[str]:
     return [m.url for m in state.members if m.alive] if state else []
 
 
+def known_urls(settings: Settings) -> set[str]:
+    """URLs of every node started from this node home: the single node and the members of every
+    cluster under it (running or not). A Store trusts the local CA and sends the local admin
+    password only to these."""
+    urls = {process.local_url(settings)} - {None}
+    for path in settings.node_home.glob("*/cluster.json"):
+        state = read_state(path.parent)
+        urls |= set(state.urls) if state else set()
+    return urls
+
+
 def node_log(root: Path, name: str, cluster_name: str = CLUSTER_NAME) -> Path:
     return root / name / "logs" / f"{cluster_name}.log"
 
@@ -144,7 +166,12 @@ def start(settings: Settings, spec: ClusterSpec, timeout: float = 300.0) -> Clus
     if extra:
         raise NodeError(f"{', '.join(extra)} of this cluster still run; to run {spec.nodes} nodes, stop the cluster "
                         "first (`legalsearch node stop`)")
-    members, to_start = _plan_members(spec, known)
+    wrong = [m for m in known.values() if m.alive and m.url.startswith("https") != settings.node_security]
+    if wrong:
+        log.warning("restarting the local cluster to turn security %s", "on" if settings.node_security else "off")
+        stop(spec.root)
+        known = {m.name: m for m in read_state(spec.root).members}
+    members, to_start = _plan_members(settings, spec, known)
     seeds = [f"127.0.0.1:{m.transport_port}" for m in members]
     for m in to_start:
         _prepare(settings, spec, m, seeds)
@@ -162,16 +189,33 @@ def start(settings: Settings, spec: ClusterSpec, timeout: float = 300.0) -> Clus
     for m in to_start:
         home = Path(m.home)
         m.pid = process.await_node(
-            m.url, home / "logs" / "opensearch.pid", home / "logs" / "startup.err",
+            settings, m.url, home / "logs" / "opensearch.pid", home / "logs" / "startup.err",
             node_log(spec.root, m.name, spec.name), max(deadline - time.monotonic(), 1.0),
-            healthy=lambda url, timeout: probe.ping(url, timeout),
+            healthy=lambda settings, url, timeout: probe.ping(url, timeout, process.probe_context(settings, url)),
         )
         _write_state(spec.root, state)
-    wait_formed(state, min(max(deadline - time.monotonic(), 10.0), timeout))
+    wait_formed(settings, state, min(max(deadline - time.monotonic(), 10.0), timeout))
+    if settings.node_security:
+        _secure(settings, state, max(deadline - time.monotonic(), 30.0))
     return state
 
 
-def _plan_members(spec: ClusterSpec, known: dict[str, Member]) -> tuple[list[Member], list[Member]]:
+def _secure(settings: Settings, state: ClusterState, timeout: float) -> None:
+    """Once the cluster has formed: wait until the security plugin has loaded its index (the
+    first start creates it from the files `prepare` wrote), then bring the roles and the service
+    account up to date, once for the cluster."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for url in state.urls:
+            if security.initialized(settings, url):
+                security.bootstrap(settings, url)
+                return
+        time.sleep(0.5)
+    raise NodeError(f"the security plugin of the {len(state.members)} nodes did not initialise within {timeout:.0f}s; "
+                    f"see the logs: {', '.join(str(Path(m.home) / 'logs') for m in state.members)}")
+
+
+def _plan_members(settings: Settings, spec: ClusterSpec, known: dict[str, Member]) -> tuple[list[Member], list[Member]]:
     """Every node of the spec (running ones as they are; the others on their previous ports when
     still free, else on the preferred or any free ports) and the ones to start."""
     members: list[Member] = []
@@ -182,14 +226,14 @@ def _plan_members(spec: ClusterSpec, known: dict[str, Member]) -> tuple[list[Mem
             used |= {m.http_port, m.transport_port}
     for i, name in enumerate(spec.node_names()):
         old = known.get(name)
-        if old and old.alive and probe.ping(old.url):
+        if old and old.alive and probe.ping(old.url, context=process.probe_context(settings, old.url)):
             members.append(old)
             continue
         http = process._free_port(old.http_port if old else spec.http_port + i, avoid=used)
         used.add(http)
         transport = process._free_port(old.transport_port if old else spec.transport_port + i, avoid=used)
         used.add(transport)
-        member = Member(name, f"http://127.0.0.1:{http}", http, transport, 0, str(spec.root / name))
+        member = Member(name, f"{process.scheme(settings)}://127.0.0.1:{http}", http, transport, 0, str(spec.root / name))
         members.append(member)
         to_start.append(member)
     return members, to_start
@@ -212,8 +256,8 @@ def _prepare(settings: Settings, spec: ClusterSpec, member: Member, seeds: list[
                    .replace("-XX:HeapDumpPath=data", f"-XX:HeapDumpPath={home / 'data'}")
                    .replace("-XX:ErrorFile=logs/", f"-XX:ErrorFile={home / 'logs'}/"))
     process._stop_stray(home / "logs" / "opensearch.pid")
-    process._write_config(
-        settings, member.http_port, member.transport_port, config=config, heap=spec.heap,
+    process.prepare_config(
+        settings, config, member.http_port, member.transport_port, heap=spec.heap,
         **{
             "cluster.name": spec.name,
             "node.name": member.name,
@@ -227,13 +271,14 @@ def _prepare(settings: Settings, spec: ClusterSpec, member: Member, seeds: list[
     )
 
 
-def wait_formed(state: ClusterState, timeout: float, status: str = "yellow") -> None:
+def wait_formed(settings: Settings, state: ClusterState, timeout: float, status: str = "yellow") -> None:
     """Wait until the running nodes form one cluster of all members at `status` or better."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for url in state.urls:
             if probe.wait_for_health(url, timeout=min(5.0, max(deadline - time.monotonic(), 1.0)),
-                                     status=status, nodes=len(state.members)):
+                                     status=status, nodes=len(state.members),
+                                     context=process.probe_context(settings, url)):
                 return
         time.sleep(0.5)
     raise NodeError(

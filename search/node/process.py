@@ -9,6 +9,11 @@ Layout under `Settings.node_home` (printed by `legalsearch node status`):
 
 The node refuses to run as root, so when invoked as root it runs as a system user
 (`Settings.node_user`, created on first install).
+
+The node is secured by default (`search.node.security`): TLS with a local CA, the security
+plugin, an admin password and the legalsearch roles; its secrets live beside the node home
+(`<node_home>-secrets`), never inside it. LEGALSEARCH_NODE_SECURITY=false starts it without
+(benchmarks only).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import logging
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import time
 from dataclasses import asdict, dataclass
@@ -25,7 +31,7 @@ from pathlib import Path
 
 from search.config import Settings
 from search.errors import NodeError
-from search.node import probe
+from search.node import probe, security
 from search.node.assembly import dist_dir, install, is_installed, java_home
 
 log = logging.getLogger(__name__)
@@ -111,7 +117,25 @@ def _ensure_user(name: str) -> None:
         raise NodeError(f"could not create the system user {name!r} the node runs as: {proc.stderr.strip()}")
 
 
-def node_settings(settings: Settings, http_port: int, transport_port: int, **overrides) -> dict:
+def _yml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        return json.dumps(list(value))  # a flow sequence; DNs hold commas, so each is quoted
+    return str(value)
+
+
+def probe_context(settings: Settings, url: str) -> ssl.SSLContext | None:
+    """How the lifecycle probes reach a local node: the local CA and the admin certificate."""
+    return security.admin_ssl_context(settings) if url.startswith("https") else None
+
+
+def scheme(settings: Settings) -> str:
+    return "https" if settings.node_security else "http"
+
+
+def node_settings(settings: Settings, http_port: int, transport_port: int, salt: str | None = None,
+                  **overrides) -> dict:
     """opensearch.yml of one node: the one place where per-node configuration is produced, for the
     single node and for every node of a local cluster (`search.node.cluster` passes its name,
     folders and discovery settings as `overrides`; an override of None removes a key)."""
@@ -126,32 +150,37 @@ def node_settings(settings: Settings, http_port: int, transport_port: int, **ove
         "path.logs": str(settings.node_home / "logs"),
         # A developer laptop or CI disk may be fuller than OpenSearch's 85 % watermark.
         "cluster.routing.allocation.disk.threshold_enabled": "false",
+        **security.opensearch_settings(settings, salt),
     }
     yml.update(overrides)
     return {k: v for k, v in yml.items() if v is not None}
 
 
-def _write_config(settings: Settings, http_port: int, transport_port: int, config: Path | None = None,
-                  heap: str | None = None, **overrides) -> None:
-    """Write opensearch.yml and the heap options into `config` (default: the distribution's)."""
-    config = config or dist_dir(settings) / "config"
-    yml = node_settings(settings, http_port, transport_port, **overrides)
+def prepare_config(settings: Settings, config: Path, http_port: int, transport_port: int,
+                   heap: str | None = None, **overrides) -> security.Secrets | None:
+    """Everything one node reads from its config folder: the security files and certificates
+    (the same local CA, node certificate and passwords for every node started from this node
+    home: `search.node.security`), opensearch.yml and the heap options. The secrets, or None
+    when security is off."""
+    secrets = security.prepare(settings, config) if settings.node_security else None
+    salt = secrets.salt_file.read_text().strip() if secrets else None
+    yml = node_settings(settings, http_port, transport_port, salt, **overrides)
     (config / "opensearch.yml").write_text("".join(f"{k}: {_yml(v)}\n" for k, v in yml.items()))
     (config / "jvm.options.d").mkdir(exist_ok=True)
     heap = heap or settings.node_heap
     (config / "jvm.options.d" / "heap.options").write_text(f"-Xms{heap}\n-Xmx{heap}\n")
-
-
-def _yml(value) -> str:
-    # lists (seed hosts, initial cluster managers) as YAML flow sequences; scalars as they are
-    return "[" + ", ".join(f'"{v}"' for v in value) + "]" if isinstance(value, list | tuple) else str(value)
+    return secrets
 
 
 def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     """Start the node (installing it first if needed) and wait until it answers. Idempotent."""
     state = read_state(settings)
-    if state and _pid_alive(state.pid) and probe.ping(state.url):
-        return state
+    if state and _pid_alive(state.pid):
+        if state.url.startswith("https") != settings.node_security:
+            log.warning("restarting the local node to turn security %s", "on" if settings.node_security else "off")
+            stop(settings)
+        elif probe.ping(state.url, context=probe_context(settings, state.url)):
+            return state
     if not is_installed(settings):
         install(settings)
     home = settings.node_home
@@ -161,11 +190,13 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     _stop_stray(pid_file)
     http_port = _free_port(settings.node_port)
     transport_port = _free_port(settings.node_port + 100, avoid={http_port})
-    _write_config(settings, http_port, transport_port)
-
-    _launch(settings, home, dist_dir(settings) / "config", pid_file, dist_dir(settings), log_file(settings))
-    url = f"http://127.0.0.1:{http_port}"
-    pid = await_node(url, pid_file, home / "logs" / "startup.err", log_file(settings), timeout)
+    config_dir = dist_dir(settings) / "config"
+    prepare_config(settings, config_dir, http_port, transport_port)
+    _launch(settings, home, config_dir, pid_file, dist_dir(settings), log_file(settings))
+    url = f"{scheme(settings)}://127.0.0.1:{http_port}"
+    pid = await_node(settings, url, pid_file, home / "logs" / "startup.err", log_file(settings), timeout)
+    if settings.node_security:
+        security.bootstrap(settings, url)
     state = NodeState(url, http_port, transport_port, pid, settings.node_version, str(home))
     state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
     return state
@@ -186,6 +217,8 @@ def _launch(settings: Settings, home: Path, config: Path, pid_file: Path, cwd: P
         _ensure_user(settings.node_user)
         subprocess.run(["chown", "-R", f"{settings.node_user}:", str(home)], check=True)
         cmd = ["runuser", "-u", settings.node_user, "--", "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
+    if settings.node_security:  # the plugin warns about every file in config/ that others may read
+        subprocess.run(["chmod", "-R", "go-rwx", str(config)], check=True)
     stderr_log = home / "logs" / "startup.err"
     with stderr_log.open("w") as err:
         proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=cwd)
@@ -196,10 +229,19 @@ def _launch(settings: Settings, home: Path, config: Path, pid_file: Path, cwd: P
         )
 
 
-def await_node(url: str, pid_file: Path, stderr_log: Path, node_log: Path, timeout: float,
-               healthy=probe.wait_for_health) -> int:
-    """Wait until the node launched with `pid_file` answers `healthy(url, timeout=...)`; its pid.
-    Raises NodeError (with the log tails) when it crashes or does not answer within `timeout`."""
+def _healthy(settings: Settings, url: str, timeout: float) -> bool:
+    """The single node is ready: its cluster is yellow or green and, when secured, the security
+    plugin has loaded its index (before that it answers 503 even to the admin certificate)."""
+    return probe.wait_for_health(url, timeout=timeout, context=probe_context(settings, url)) and (
+        not url.startswith("https") or security.initialized(settings, url))
+
+
+def await_node(settings: Settings, url: str, pid_file: Path, stderr_log: Path, node_log: Path, timeout: float,
+               healthy=None) -> int:
+    """Wait until the node launched with `pid_file` answers `healthy(settings, url, timeout)`
+    (default: a yellow cluster, security initialised); its pid. Raises NodeError (with the log
+    tails) when it crashes or does not answer within `timeout`."""
+    healthy = healthy or _healthy
     started = time.monotonic()
     deadline = started + timeout
     pid = None
@@ -214,7 +256,7 @@ def await_node(url: str, pid_file: Path, stderr_log: Path, node_log: Path, timeo
                 f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(node_log)}"
                 f"Logs: {stderr_log} and {node_log}"
             )
-        if healthy(url, timeout=2.0):
+        if healthy(settings, url, 2.0):
             return pid or 0
         time.sleep(0.5)
     raise NodeError(f"the node did not answer within {timeout:.0f}s.\n{_tail(node_log)}Log: {node_log}")

@@ -16,10 +16,12 @@ Fusion = Literal["rrf", "normalization"]
 Normalization = Literal["min_max", "l2"]
 Routing = Literal["off", "filter", "boost", "auto"]
 Rerank = Literal["off", "e5", "cross-encoder"]
+Embedding = Literal["python", "engine"]
 MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 ROUTINGS: tuple[str, ...] = get_args(Routing)
 RERANKERS: tuple[str, ...] = get_args(Rerank)
+EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
 
@@ -73,6 +75,9 @@ class SearchRequest(BaseModel):
     expand_xrefs: bool = True
     expand_definitions: bool = False
     candidates: int | None = Field(None, ge=1, le=1000)
+    # Where the question is embedded: in this process ("python"), or inside OpenSearch by the
+    # index's remote query model ("engine": `neural` sub-queries; `legalsearch pipelines install`).
+    embedding: Embedding = "python"
 
     @field_validator("query")
     @classmethod

@@ -29,6 +29,7 @@ class SearchPlan:
     body: dict                      # the search request body (a hybrid query or a single one)
     pipeline: tuple[str, dict] | None  # (name, body) of the fusion pipeline; None for one list
     timings: dict[str, float] = field(default_factory=dict)
+    user: str | None = None         # the verified caller (search.security.principal), for the log
     chunks_index: str = ""          # the concrete indices searched (one generation: the meta's)
     docs_index: str = ""
     warnings: tuple[str, ...] = ()  # e.g. a question too long for BM25, shortened

@@ -13,7 +13,7 @@ import time
 
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
-from search.errors import LegalSearchError
+from search.errors import ConfigError, LegalSearchError, QueryError
 from search.index import indices, refresh
 from search.query import bodies, cite, expand
 from search.query.fusion import FusionPipelines, pipeline_for, rrf_pipeline_body, rrf_pipeline_name
@@ -29,6 +29,7 @@ from search.query.plan import (
     needs_vector,
 )
 from search.query.rerank import Rerankers, rerank
+from search.security.principal import Authenticator
 from search.store import Store
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,9 @@ class SearchService:
         self.settings = settings
         self.store = store
         self.embedders = embedders
+        # who each search runs for: settings.user (an end user verified by the security plugin)
+        # or the store's own identity; it decides the ACL groups of every sub-query
+        self.authenticator = Authenticator(store, settings.user, settings.password)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
@@ -84,17 +88,25 @@ class SearchService:
     def plan(self, req: SearchRequest) -> SearchPlan:
         """Everything decided before the fused query runs (routing runs its own small search)."""
         timings: dict[str, float] = {}
+        principal = self.authenticator.principal()
         chunks_index, docs_index, meta = self.target(req.index)
-        text, too_long = bm25_text(req.query)
-        if too_long:
-            log.warning(too_long)
         refs = tuple(parse_identifiers(req.query))[:MAX_QUERY_REFS]
-        filters = req.filters
+        # the caller's verified groups; a request's groups can only narrow them
+        filters = req.filters.model_copy(update={"groups": principal.restrict(req.groups)})
 
         vector = None
-        if needs_vector(req):
+        model_id = engine_model(meta, req)
+        # BM25 reads at most MAX_BM25_WORDS distinct words of a long question (1024 clauses). A
+        # question the engine embeds (`neural`) is sent whole: the same text feeds both sub-queries
+        # there, and the embedding server refuses one over the model's window anyway.
+        text, too_long = (req.query, None) if model_id else bm25_text(req.query)
+        if too_long:
+            log.warning(too_long)
+        if needs_vector(req) and model_id is None:
             t = time.perf_counter()
-            vector = self.embedders.get(meta.get("embedder", "minilm")).embed_query(req.query).tolist()
+            embedder = self.embedders.for_index(meta)
+            check_window(embedder, req.query)
+            vector = embedder.embed_query(req.query).tolist()
             timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
@@ -102,7 +114,7 @@ class SearchService:
         routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
-            routed = tuple(self.route(req, vector, filters, text, docs_index))
+            routed = tuple(self.route(req, vector, filters, model_id, text, docs_index))
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
@@ -110,18 +122,18 @@ class SearchService:
                 boost = routed
 
         body = bodies.search_body(req.mode, text=text, vector=vector, filters=filters,
-                                  size=candidate_size(req), refs=list(refs), boost_doc_keys=boost)
+                                  size=candidate_size(req), refs=list(refs), boost_doc_keys=boost, model_id=model_id)
         pipeline = None
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights,
                                     len(bodies.sub_queries(body)))
-        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings,
+        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           chunks_index, docs_index, (too_long,) if too_long else ())
 
-    def route(self, req: SearchRequest, vector, filters: Filters, text: str | None = None,
-              docs_index: str | None = None) -> list[str]:
+    def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
+              text: str | None = None, docs_index: str | None = None) -> list[str]:
         """The doc_keys of the best documents for the query (title, parties, summary)."""
-        body = bodies.routing_body(text or req.query, vector, filters, req.routing_docs)
+        body = bodies.routing_body(text or req.query, vector, filters, req.routing_docs, model_id)
         name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
         result = self.store.search(docs_index or self.target(req.index)[1], body, pipeline=name)
         return [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
@@ -179,10 +191,30 @@ class SearchService:
         )
         if self.settings.log_searches if write_log is None else write_log:
             try:
-                self.retrieval_log.write(req, response)
+                self.retrieval_log.write(req, response, user=plan.user, groups=plan.filters.groups)
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
+
+
+def engine_model(meta: dict, req: SearchRequest) -> str | None:
+    """The remote query model of the index when the request asks the engine to embed."""
+    if req.embedding != "engine":
+        return None
+    model_id = (meta.get("engine") or {}).get("query_model_id")
+    if not model_id:
+        raise ConfigError(f"index {req.index!r} has no engine-side embedding model yet: install it with "
+                          f"`legalsearch pipelines install --index {req.index}` (or search with --embedding python)")
+    return model_id
+
+
+def check_window(embedder, query: str) -> None:
+    """A question longer than the model's window is refused, as the embedding server refuses it:
+    embedding only its first part would search for something else."""
+    tokens = embedder.count_tokens(query)
+    if tokens > embedder.max_tokens:
+        raise QueryError(f"the question has {tokens} tokens; the {embedder.name} model reads at most "
+                         f"{embedder.max_tokens}: shorten it")
 
 
 def _ms(start: float) -> float:

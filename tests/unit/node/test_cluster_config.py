@@ -29,7 +29,7 @@ def test_each_cluster_node_gets_its_own_config_data_logs_and_discovery(tmp_path)
     settings = _settings(tmp_path)
     spec = cluster.ClusterSpec.local(settings, 3)
     assert (spec.http_port, spec.transport_port, spec.root) == (9401, 9501, settings.node_home / "cluster")
-    members, to_start = cluster._plan_members(spec, {})
+    members, to_start = cluster._plan_members(settings, spec, {})
     assert members == to_start and [m.name for m in members] == ["ls-1", "ls-2", "ls-3"]
     assert len({m.http_port for m in members} | {m.transport_port for m in members}) == 6
     seeds = [f"127.0.0.1:{m.transport_port}" for m in members]
@@ -53,11 +53,47 @@ def test_each_cluster_node_gets_its_own_config_data_logs_and_discovery(tmp_path)
     assert len(homes) == 3
 
 
+def test_every_cluster_node_is_secured_with_the_one_local_ca_and_shared_secrets(tmp_path):
+    import json
+
+    import bcrypt
+
+    from search.node import pki, security
+
+    settings = _settings(tmp_path)
+    spec = cluster.ClusterSpec.local(settings, 3)
+    members, _ = cluster._plan_members(settings, spec, {})
+    assert all(m.url.startswith("https://127.0.0.1:") for m in members)
+    seeds = [f"127.0.0.1:{m.transport_port}" for m in members]
+    for m in members:
+        cluster._prepare(settings, spec, m, seeds)
+    found = security.secrets_of(settings)
+    for m in members:
+        config = spec.root / m.name / "config"
+        lines = dict(line.split(": ", 1) for line in (config / "opensearch.yml").read_text().splitlines())
+        assert lines["plugins.security.ssl.http.enabled"] == "true"
+        assert lines["plugins.security.nodes_dn"] == f'["{pki.NODE_DN}"]'
+        assert lines["plugins.security.compliance.salt"] == found.salt_file.read_text().strip()
+        for name in ("ca.pem", "node.pem", "node-key.pem"):  # the same CA and node certificate on every node
+            assert (config / "certs" / name).read_bytes() == (found.folder / name).read_bytes()
+        users = json.loads((config / "opensearch-security" / "internal_users.yml").read_text())
+        # one admin password for the cluster (and the single node): each node's file checks it
+        assert bcrypt.checkpw(found.admin_password().encode(), users["admin"]["hash"].encode())
+    node = pki.load_cert(found.folder / "node.pem")
+    san = node.extensions.get_extension_for_class(pki.x509.SubjectAlternativeName).value
+    assert {str(v) for v in san.get_values_for_type(pki.x509.DNSName)} == {"localhost"}
+    assert node.subject.rfc4514_string() == pki.NODE_DN
+    # the Store trusts the local CA and uses the admin password for these nodes, and only for them
+    spec_state = cluster.ClusterState(spec.name, settings.node_version, members)
+    cluster._write_state(spec.root, spec_state)
+    assert cluster.known_urls(settings) == {m.url for m in members}
+
+
 def test_a_restart_reuses_the_ports_of_the_nodes_that_are_down(tmp_path):
     settings = _settings(tmp_path)
     spec = cluster.ClusterSpec.local(settings, 3)
-    first, _ = cluster._plan_members(spec, {})
+    first, _ = cluster._plan_members(settings, spec, {})
     known = {m.name: m for m in first}  # pids 0: none of them runs
-    again, to_start = cluster._plan_members(spec, known)
+    again, to_start = cluster._plan_members(settings, spec, known)
     assert [(m.http_port, m.transport_port) for m in again] == [(m.http_port, m.transport_port) for m in first]
     assert len(to_start) == 3
