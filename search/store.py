@@ -372,8 +372,10 @@ class Store:
             params={"wait_for_status": status, "timeout": f"{int(timeout)}s"}, request_timeout=timeout + 10,
         )
 
-    def get_index(self, name: str) -> dict:
-        return self._call(f"read index {name}", self.client.indices.get, index=name)
+    def get_index(self, name: str, missing: Any = _RAISE) -> dict:
+        """{concrete index: its aliases, mappings and settings} for an index or alias (`missing`
+        when there is none, if given)."""
+        return self._call(f"read index {name}", self.client.indices.get, index=name, missing=missing)
 
     def put_index_template(self, name: str, body: dict) -> None:
         self._call(f"put index template {name}", self.client.indices.put_index_template, name=name, body=body)

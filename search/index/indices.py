@@ -32,11 +32,31 @@ def resolve(store: Store, name: str, kind: str = "chunks") -> str | None:
 def require(store: Store, name: str, kind: str = "chunks") -> str:
     concrete = resolve(store, name, kind)
     if concrete is None:
-        raise LegalSearchError(
-            f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
-            "(or `legalsearch index create`)"
-        )
+        raise _missing(name)
     return concrete
+
+
+def _missing(name: str) -> LegalSearchError:
+    return LegalSearchError(f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
+                            "(or `legalsearch index create`)")
+
+
+def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
+    """(concrete index, its mappings and settings) behind NAME's alias of `kind`, in one GET of
+    the alias: the one read every legalsearch role may make (indices:admin/get), so a search run
+    for an end user finds its generation and meta without alias or settings permissions."""
+    found = store.get_index(schema.alias_name(name, kind), missing={})
+    if not found:
+        raise _missing(name)
+    if len(found) > 1:
+        raise StoreError(f"alias {schema.alias_name(name, kind)} points at {len(found)} indices ({', '.join(found)}); "
+                         "legalsearch expects one: move it with `legalsearch index reindex` or fix it in Dashboards")
+    return next(iter(found.items()))
+
+
+def meta_of(body: dict) -> dict:
+    """The `_meta.legalsearch` of an index as `live` / GET returns it."""
+    return dict(body.get("mappings", {}).get("_meta", {}).get("legalsearch", {}))
 
 
 def create(store: Store, name: str, model: Embedder, meta: dict | None = None, *, shards: int | None = None,

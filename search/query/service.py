@@ -13,7 +13,7 @@ import time
 
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
-from search.errors import ConfigError, LegalSearchError, QueryError
+from search.errors import ConfigError, LegalSearchError, PermissionDeniedError, QueryError
 from search.index import indices, refresh
 from search.query import bodies, cite, expand
 from search.query.fusion import FusionPipelines, pipeline_for, rrf_pipeline_body, rrf_pipeline_name
@@ -63,13 +63,21 @@ class SearchService:
         cached = self._targets.get(index)
         if cached and now - cached[1] < TARGET_TTL_S:
             return cached[0]
-        chunks = indices.require(self.store, index, "chunks")
-        refresh.recover(self.store, chunks)
+        chunks, body = indices.live(self.store, index, "chunks")
+        if body.get("settings", {}).get("index", {}).get("refresh_interval") == "-1":
+            try:
+                refresh.recover(self.store, chunks)
+            except PermissionDeniedError:  # an end user's search may not change settings; an admin command will
+                log.warning("%s has refresh off; `legalsearch index info --index %s` (as an administrator) turns it "
+                            "back on if the ingest that turned it off has died", chunks, index)
         if cached and cached[0][0] == chunks:
             found = cached[0]
         else:
-            docs = indices.resolve(self.store, index, "docs") or f"{index}-docs"
-            found = (chunks, docs, indices.concrete_meta(self.store, chunks))
+            try:
+                docs = indices.live(self.store, index, "docs")[0]
+            except LegalSearchError:  # no registry alias: routing then finds nothing to rank
+                docs = f"{index}-docs"
+            found = (chunks, docs, indices.meta_of(body))
         self._targets[index] = (found, now)
         return found
 
