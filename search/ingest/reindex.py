@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from search.config import Settings
-from search.embed import Embedders
+from search.embed import Embedders, index_build
 from search.errors import ConfigError, IngestError
 from search.index import generations, indices, refresh
 from search.ingest.options import IngestOptions
@@ -39,9 +39,15 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     options = _options(name, meta, changes or {}, shards, replicas)
     rebuild = bool(paths or manifest) or any(
         (changes or {}).get(f) is not None and _recorded(meta, f) != _as_meta(changes[f]) for f in REBUILD_FIELDS)
-    model = embedders.get(options.embedder)
+    try:  # the index's own build while the embedder stays; another embedder makes new vectors
+        model = embedders.for_ingest(options.embedder, meta)
+    except ConfigError:
+        model = embedders.get(options.embedder)
     limit = options.chunk_limit(model.max_tokens)
-    new_meta = {k: v for k, v in meta.items() if k != "writers"} | {
+    # the engine-side models (`pipelines install`, key "engine") embed with the old build: dropped
+    # when the build changes, so that `--embedding engine` asks for a new install instead
+    dropped = {"writers"} | ({"engine"} if index_build(meta) != model.build else set())
+    new_meta = {k: v for k, v in meta.items() if k not in dropped} | model.describe() | {
         "embedder": model.name, "model": getattr(model, "model_id", model.name), "dim": model.dim,
         "max_tokens": model.max_tokens, "chunker": options.chunker, "chunk_limit": limit,
         "summarizer": options.summarizer, "embed_parts": list(options.embed_parts), "reindexed_from": old[0],

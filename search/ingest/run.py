@@ -95,7 +95,9 @@ def ingest(
     if store is None and not options.dry_run:
         raise ConfigError("ingest needs a store unless it is a dry run")
     started = time.perf_counter()
-    existing = indices.index_meta(store, options.index) if store is not None and not options.dry_run else None
+    existing = None
+    if store is not None and not options.dry_run:  # the index written: the live one, or a reindex's target
+        existing = indices.concrete_meta(store, target[0]) if target else indices.index_meta(store, options.index)
     embedder = embedders.for_ingest(options.embedder, existing)  # an existing index keeps its build
     summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
     settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens, embedder.cache_key)

@@ -66,8 +66,8 @@ def bm25_text(query: str) -> tuple[str, str | None]:
         kept.append(piece)
         words += _words(piece)
     warning = (f"the question is long ({len(query)} characters, {len(pieces)} words): BM25 searched its first "
-               f"{len(kept)} distinct words (OpenSearch allows 1024 query clauses); k-NN read it up to the "
-               "embedder's window. Shorten the question for a full match.")
+               f"{len(kept)} distinct words (OpenSearch allows 1024 query clauses); k-NN embeds it whole. "
+               "Shorten the question for a full match.")
     return " ".join(kept), warning
 
 

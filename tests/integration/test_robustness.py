@@ -17,6 +17,7 @@ import uuid
 
 import pytest
 
+from search.errors import QueryError
 from search.index import indices, refresh
 from search.ingest import IngestOptions, file_sources, ingest
 from search.query.models import SearchRequest
@@ -131,12 +132,25 @@ def test_two_ingests_creating_one_index_at_once_both_succeed(settings, store, em
             indices.delete(store, name)
 
 
-def test_a_6000_character_question_is_answered_with_a_warning(service, sample_index):
+def test_long_questions_answer_with_a_warning_or_a_clear_refusal(service, embedders, sample_index):
     text = (SAMPLES / "master-services-agreement.txt").read_text(encoding="utf-8")
-    question = "What does this say about the liability cap in clause 14.3? " + " ".join(text.split())[:6000]
+    opening = "What does this say about the liability cap in clause 14.3? "
+    question = opening + " ".join(text.split())[:6000]
     assert len(question) > 6000
-    # the default search: hybrid, with document routing (9 BM25 fields) and the identifier sub-query
-    response = service.search(SearchRequest(query=question, index=sample_index[0], k=5), write_log=False)
+    # BM25 alone (no document routing, which embeds): the first 100 distinct words (the whole
+    # question made 1024+ clauses: HTTP 400 / 500)
+    response = service.search(SearchRequest(query=question, index=sample_index[0], k=5, mode="bm25", routing="off"),
+                              write_log=False)
+    assert response.hits and response.warnings and "BM25 searched its first" in response.warnings[0]
+    # the default search embeds the question too: past the model's window it is refused, in one line
+    with pytest.raises(QueryError, match="tokens; the e5 model reads at most 512: shorten it"):
+        service.search(SearchRequest(query=question, index=sample_index[0], k=5), write_log=False)
+    # within the window but over 100 distinct words: the default search (hybrid, document routing
+    # over 9 BM25 fields, the identifier sub-query) answers, BM25 on the first 100 words
+    words = list(dict.fromkeys(text.split()))[:160]
+    within = opening + " ".join(words)
+    assert embedders.get("e5").count_tokens(within) < 512
+    response = service.search(SearchRequest(query=within, index=sample_index[0], k=5), write_log=False)
     assert response.hits and response.warnings and "BM25 searched its first" in response.warnings[0]
 
 
