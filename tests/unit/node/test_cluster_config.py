@@ -97,3 +97,27 @@ def test_a_restart_reuses_the_ports_of_the_nodes_that_are_down(tmp_path):
     again, to_start = cluster._plan_members(settings, spec, known)
     assert [(m.http_port, m.transport_port) for m in again] == [(m.http_port, m.transport_port) for m in first]
     assert len(to_start) == 3
+
+
+def test_the_store_trusts_the_local_ca_and_sends_the_admin_password_only_to_local_nodes(tmp_path):
+    from search.node import security
+    from search.store import connection
+
+    settings = _settings(tmp_path)
+    spec = cluster.ClusterSpec.local(settings, 3)
+    members, _ = cluster._plan_members(settings, spec, {})
+    spec.root.mkdir(parents=True)
+    cluster._write_state(spec.root, cluster.ClusterState(spec.name, settings.node_version, members))
+    found = security.ensure_secrets(settings)
+    urls = ",".join(m.url + "/" for m in members)
+
+    local = connection(settings, urls)
+    assert local.url == ",".join(m.url for m in members)  # several hosts, trailing slashes dropped
+    assert (local.user, local.password, local.ca_certs) == ("admin", found.admin_password(), found.pki.ca)
+    # one URL that is not a node of this node home: no local password, no local CA for any of them
+    foreign = connection(settings, urls + ",https://search.example.org:9200")
+    assert (foreign.user, foreign.password, foreign.ca_certs) == (None, None, None)
+    # credentials in a URL are moved out of it (and never printed)
+    given = connection(settings, "https://bob:s3cret@search.example.org:9200,https://search2.example.org:9200")
+    assert given.url == "https://search.example.org:9200,https://search2.example.org:9200"
+    assert (given.user, given.password) == ("bob", "s3cret")
