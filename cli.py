@@ -608,6 +608,8 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @index_option
 @click.option("--ingest", "ingest_path", type=click.Path(exists=True, path_type=Path), default=None,
               help="Ingest this corpus into --index first (idempotent), e.g. samples/corpus.")
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="JSONL manifest for --ingest (its entries win over the sidecars).")
 @embedder_option("e5", "Embedder used when --ingest creates the index.")
 @click.option("-k", "k", type=int, default=10, show_default=True)
 @click.option("--mode", "modes", type=click.Choice(MODES), multiple=True,
@@ -621,11 +623,12 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
-def eval_gold(client, gold_file, index, ingest_path, embedder, k, modes, routings, fusions, out_dir,
+def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, out_dir,
               quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
-    hit@5, hit@10, MRR and first-correct rank by query type and language, cross-reference
-    recall and access / version violations.
+    hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
+    when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
+    version violations.
 
     Example:
 
@@ -633,16 +636,20 @@ def eval_gold(client, gold_file, index, ingest_path, embedder, k, modes, routing
     """
     from search.evaluation.compare import gold_matrix
     from search.evaluation.gold import load_gold
-    from search.evaluation.report import gold_table_markdown
+    from search.evaluation.report import gold_class_table_markdown, gold_table_markdown
 
     name = index or client.settings.index
     if ingest_path:
-        client.ingest([ingest_path], index=name, embedder=embedder)
+        client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder)
     scores = gold_matrix(load_gold(gold_file), client.service, name, k=k, modes=modes, fusions=fusions,
                          routings=routings, progress=not quiet)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
     table = gold_table_markdown(scores)
+    for metric in ("hit@5", "hit@10", "mrr"):
+        by_class = gold_class_table_markdown(scores, metric)
+        if by_class:
+            table += f"\n{metric} by class (en, it):\n\n" + by_class
     (out_dir / "gold.md").write_text(table)
     if as_json:
         _echo_json(scores)

@@ -157,3 +157,24 @@ def gold_table_markdown(gold_results: Mapping[str, Mapping[str, Any]]) -> str:
         cells.append(str(scores.get("must_not", {}).get("violations", 0)))
         lines.append(_row(cells))
     return "\n".join(lines) + "\n"
+
+
+def gold_class_table_markdown(gold_results: Mapping[str, Mapping[str, Any]], metric: str = "hit@10") -> str:
+    """One row per configuration, one column per failure class (and per class and language):
+    `metric` (%) from the ``by_class`` / ``by_class_language`` summaries of :func:`score_gold`."""
+    classes = sorted({c for scores in gold_results.values() for c in scores.get("by_class", {})})
+    if not classes:
+        return ""
+    header = ["config", *classes]
+    lines = [_row(header), _row(["---"] + ["---:"] * len(classes))]
+    for name, scores in gold_results.items():
+        by_class = scores.get("by_class", {})
+        by_lang = scores.get("by_class_language", {})
+        cells = [name]
+        for c in classes:
+            parts = [_pct(by_class.get(c, {}).get(metric))]
+            langs = [f"{lang} {_pct(by_lang[f'{c}/{lang}'].get(metric))}" for lang in ("en", "it")
+                     if f"{c}/{lang}" in by_lang]
+            cells.append(parts[0] + (f" ({', '.join(langs)})" if langs else ""))
+        lines.append(_row(cells))
+    return "\n".join(lines) + "\n"
