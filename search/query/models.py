@@ -89,6 +89,14 @@ class SearchRequest(BaseModel):
     def _date(cls, value):
         return value.date() if isinstance(value, datetime) else value
 
+    @field_validator("doc_types", mode="before")
+    @classmethod
+    def _doc_type_keywords(cls, value):
+        # doc_types are stored as lower-case keywords (open types included): "Judgment" finds them
+        if isinstance(value, str):
+            value = (value,)
+        return tuple("_".join(str(v).strip().lower().split()) for v in value or ())
+
     @field_validator("weights", mode="before")
     @classmethod
     def _weights(cls, value):
