@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 LANGUAGES = ("en", "it")
 NODE_KINDS = (
     "document", "part", "chapter", "article", "section", "clause", "paragraph", "comma",
-    "schedule", "recitals", "definitions", "preamble", "signature",
+    "schedule", "recitals", "definitions", "preamble", "signature", "heading",
 )
 REF_KINDS = ("section", "clause", "article", "schedule", "annex", "paragraph", "comma", "part")
 

@@ -16,10 +16,11 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from search.documents import chunk_document, load_document
-from search.documents.metadata import read_sidecar
+from search.chunk import chunk_document
 from search.documents.models import DOC_TYPES, DocumentMeta
 from search.evaluation.gold import load_gold, normalize_section
+from search.load import load_document
+from search.load.metadata import read_sidecar
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
@@ -61,7 +62,7 @@ def main() -> int:
             if r.section is not None and not any(normalize_section(r.section) in c["labels"] for c in cands):
                 errors.append(f"{it.id}: {kind} {r.doc_id} v{r.version} section {r.section!r} not produced by the parser")
             if kind in ("expected", "xref"):
-                def visible(c):
+                def visible(c, it=it, r=r):
                     m = c["meta"]
                     ok_acl = m.public or bool(set(m.acl) & set(it.groups))
                     ok_date = True

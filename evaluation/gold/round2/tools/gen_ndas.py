@@ -23,7 +23,7 @@ CORVANE = (
 
 def clauses(n: dict) -> list[tuple[str, str, list[str]]]:
     """(key, heading, paragraphs) in document order; {ref:key} / {ref:key.i} are rendered later."""
-    cp = n["short"]
+
     out: list[tuple[str, str, list[str]]] = []
     out.append(("definitions", "DEFINITIONS AND INTERPRETATION", [
         "In this Agreement the following words and expressions have the following meanings:",
@@ -185,7 +185,7 @@ def render(n: dict) -> str:
     def ref(text: str) -> str:
         import re
 
-        def sub(m: "re.Match[str]") -> str:
+        def sub(m: re.Match[str]) -> str:
             key, _, sub_no = m.group(1).partition(".")
             if numbered:
                 return f"clause {number[key]}" + (f".{sub_no}" if sub_no else "")
