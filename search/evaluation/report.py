@@ -39,10 +39,13 @@ def table_markdown(
     budgets: Sequence[int] = DEFAULT_BUDGETS,
 ) -> str:
     """One row per configuration: P / R / DRM mean over k, recall at each character budget
-    (all from ``average``) and recall@mean per subset. Values in %."""
+    (and, when measured, the recall of `legalsearch context` at each budget; all from
+    ``average``) and recall@mean per subset. Values in %."""
     subsets = list(subsets) if subsets is not None else _subsets(results)
+    context = any(f"context_recall@budget{b}" in per.get(AVERAGE, {}) for per in results.values() for b in budgets)
     header = ["config", "P@mean", "R@mean", "DRM@mean"]
     header += [f"R@{b} chars" for b in budgets]
+    header += [f"context R@{b}" for b in budgets] if context else []
     header += [f"R@mean {s}" for s in subsets]
     lines = [_row(header), _row(["---"] + ["---:"] * (len(header) - 1))]
     for name, per_subset in results.items():
@@ -50,6 +53,7 @@ def table_markdown(
         cells = [name]
         cells += [_pct(avg.get(f"{m}@mean")) for m in MEAN_OVER_K_METRICS]
         cells += [_pct(avg.get(f"recall@budget{b}")) for b in budgets]
+        cells += [_pct(avg.get(f"context_recall@budget{b}")) for b in budgets] if context else []
         cells += [_pct(per_subset.get(s, {}).get("recall@mean")) for s in subsets]
         lines.append(_row(cells))
     return "\n".join(lines) + "\n"

@@ -79,12 +79,29 @@ def identifier_query(refs: list[QueryRef], filters: Filters) -> dict | None:
             should.append({"match_phrase": {"heading_path.text": {"query": ref.raw, "boost": 2.0}}})
         should.append({"term": {"section": {"value": ref.label, "boost": 3.0}}})
         should.append({"match_phrase": {"heading_path.text": {"query": ref.label}}})
+        if "." in ref.label and ref.kind in ("article", "section", "clause"):
+            # "articolo 13.2" of an Italian contract is comma 2 inside the unit labelled "13"
+            should.append({"term": {"section": {"value": ref.label.split(".")[0], "boost": 1.0}}})
     if not should:
         return None
     return {"bool": {"should": should, "minimum_should_match": 1, "filter": filter_clauses(filters)}}
 
 
-def search_body(
+TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "heading_path.text"]
+
+
+def title_query(titles: list[str], filters: Filters) -> dict | None:
+    """Clause-title matching: chunks whose clause heading names the question's topic in either
+    language ("Governing law", "Legge applicabile e foro competente"), each heading phrase with
+    all its words (see `search.query.lexicon`)."""
+    should = [{"multi_match": {"query": t, "fields": TITLE_FIELDS, "type": "best_fields", "operator": "and"}}
+              for t in dict.fromkeys(titles)]
+    if not should:
+        return None
+    return {"bool": {"should": should, "minimum_should_match": 1, "filter": filter_clauses(filters)}}
+
+
+def sub_query_list(
     mode: str,
     *,
     text: str,
@@ -94,26 +111,42 @@ def search_body(
     refs: list[QueryRef] | None = None,
     knn_k: int | None = None,
     boost_doc_keys: tuple[str, ...] = (),
-) -> dict:
-    """The body of one search in `mode` ("hybrid" | "bm25" | "knn")."""
+    titles: list[str] | None = None,
+) -> list[tuple[str, dict]]:
+    """The (kind, query) lists a search in `mode` fuses: "bm25", "knn", "identifier" (when the
+    question cites a section), "title" (when it names a clause topic; not in k-NN mode)."""
     if mode not in MODES:
         raise QueryError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     if size < 1:
         raise QueryError(f"k must be at least 1, got {size}")
     k = max(knn_k or size, size)
-    subs: list[dict] = []
+    subs: list[tuple[str, dict]] = []
     if mode in ("hybrid", "bm25"):
         bm25 = bm25_query(text, filters)
         if boost_doc_keys:
             bm25["bool"]["should"] = [{"terms": {"doc_key": list(boost_doc_keys), "boost": 2.0}}]
-        subs.append(bm25)
+        subs.append(("bm25", bm25))
     if mode in ("hybrid", "knn"):
         if vector is None:
             raise QueryError(f"mode {mode} needs a query vector")
-        subs.append(knn_query(vector, k, filters))
+        subs.append(("knn", knn_query(vector, k, filters)))
     ident = identifier_query(refs or [], filters)
     if ident is not None and mode != "knn":
-        subs.append(ident)
+        subs.append(("identifier", ident))
+    title = title_query(titles or [], filters)
+    if title is not None and mode != "knn":
+        subs.append(("title", title))
+    return subs
+
+
+def search_body(mode: str, *, size: int, **kwargs) -> dict:
+    """The body of one search in `mode` ("hybrid" | "bm25" | "knn"); keywords as `sub_query_list`."""
+    return body_of(mode, size, sub_query_list(mode, size=size, **kwargs))
+
+
+def body_of(mode: str, size: int, lists: list[tuple[str, dict]]) -> dict:
+    """The request body fusing `lists` (from `sub_query_list`) in `mode`."""
+    subs = [query for _, query in lists]
     body: dict = {"size": size, "_source": {"excludes": SOURCE_EXCLUDES}}
     if mode == "hybrid" or len(subs) > 1:
         body["query"] = {"hybrid": {"queries": subs}}
@@ -138,17 +171,24 @@ def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
 
 
 ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summary^2", "summary.exact^1",
-                  "summary.it^1", "opening^0.5", "opening.it^0.5"]
+                  "summary.it^1", "opening^0.5", "opening.it^0.5", "profile^1", "profile.it^1"]
 
 
-def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int) -> dict:
-    """Rank documents (title, parties, summary, opening) for document routing."""
+def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int, knn_k: int | None = None,
+                 titles: list[str] | None = None) -> dict:
+    """Rank documents (title, parties, summary, opening, profile) for document routing. `knn_k`:
+    how many documents the k-NN list ranks (at least `size`); `titles`: clause-topic heading words
+    (`search.query.lexicon`) matched against the profile's outline, so a question about "holding
+    back 5 %" finds the statute whose sections include "Prohibition of retention terms"."""
     doc_filters = [c for c in filter_clauses(filters)]
-    bm25 = {"bool": {"must": [{"multi_match": {"query": text, "fields": ROUTING_FIELDS, "type": "most_fields"}}],
-                     "filter": doc_filters}}
+    bm25: dict = {"bool": {"must": [{"multi_match": {"query": text, "fields": ROUTING_FIELDS, "type": "most_fields"}}],
+                           "filter": doc_filters}}
+    if titles:
+        bm25["bool"]["should"] = [{"multi_match": {"query": t, "fields": ["profile", "profile.it"], "operator": "and",
+                                                   "boost": 0.5}} for t in dict.fromkeys(titles)]
     subs = [bm25]
     if vector is not None:
-        subs.append({"knn": {"vector": {"vector": [float(x) for x in vector], "k": size,
+        subs.append({"knn": {"vector": {"vector": [float(x) for x in vector], "k": max(size, knn_k or size),
                                         "filter": {"bool": {"filter": doc_filters}}}}})
     return {"size": size, "_source": ["doc_key", "doc_id", "version", "title"],
             "query": {"hybrid": {"queries": subs}}}

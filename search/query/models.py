@@ -61,6 +61,8 @@ class SearchRequest(BaseModel):
     rank_constant: int = Field(DEFAULT_RANK_CONSTANT, ge=1)
     normalization: Normalization = "min_max"
     weights: tuple[float, ...] = (0.3, 0.7)
+    title_weight: float = Field(0.0, ge=0.0, lt=1.0,
+                                description="share of the clause-title list (question topic -> clause headings, EN/IT)")
     as_of: date | None = None
     jurisdictions: tuple[str, ...] = ()
     doc_ids: tuple[str, ...] = ()
@@ -69,12 +71,19 @@ class SearchRequest(BaseModel):
     groups: tuple[str, ...] = ()
     routing: Routing = "auto"
     routing_docs: int = Field(3, ge=1, le=100)
+    routing_prior: float = Field(0.0, ge=0.0, le=10.0,
+                                 description="added to the fused score of the chunks of higher-routed documents")
+    routing_weights: tuple[float, float] | None = Field(
+        None, description="BM25 / k-NN weights of the document ranking (min-max); None: reciprocal rank fusion")
+    routing_knn: int = Field(3, ge=1, le=1000, description="documents the k-NN list of routing ranks")
+    routing_topics: bool = Field(False, description="match the question's clause topics against document outlines")
     rerank: Rerank = "off"
     rerank_model: str | None = None
     rerank_depth: int = Field(50, ge=1, le=500)
     rerank_threshold: float | None = None
     expand_xrefs: bool = True
     expand_definitions: bool = False
+    expand_limit: int | None = Field(None, ge=0, le=100, description="at most N chunks added after each hit")
     candidates: int | None = Field(None, ge=1, le=1000)
 
     @field_validator("query")
@@ -97,7 +106,7 @@ class SearchRequest(BaseModel):
             value = (value,)
         return tuple("_".join(str(v).strip().lower().split()) for v in value or ())
 
-    @field_validator("weights", mode="before")
+    @field_validator("weights", "routing_weights", mode="before")
     @classmethod
     def _weights(cls, value):
         # "0.3,0.7" as typed on the command line
