@@ -16,7 +16,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 PYTEST_ARGS ?=
 
-.PHONY: help venv system-deps node demo test unit lint clean-venv
+.PHONY: help venv system-deps node models demo test unit lint clean-venv
 
 help:
 	@echo "make demo   set up everything, start a local node, ingest samples/corpus, run example queries"
@@ -49,10 +49,15 @@ node: venv
 	@if [ -n "$$OPENSEARCH_URL" ]; then echo "==> using OPENSEARCH_URL=$$OPENSEARCH_URL"; \
 	 else $(BIN)/legalsearch node start; fi
 
-demo: venv system-deps node
+# The default embedder runs on ONNX Runtime: exported once from the shipped weights (~30 s, cached
+# under ~/.cache/legalsearch/onnx; a re-run checks and returns at once).
+models: venv
+	@$(BIN)/legalsearch models export
+
+demo: venv system-deps node models
 	$(BIN)/legalsearch demo
 
-test: venv system-deps node lint
+test: venv system-deps node models lint
 	$(BIN)/python -m pytest -v $(PYTEST_ARGS)
 
 unit: venv

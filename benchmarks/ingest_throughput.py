@@ -10,6 +10,7 @@ cost is measured cold; --warm reuses ~/.cache/legalsearch.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import sys
 import tempfile
@@ -18,10 +19,12 @@ import uuid
 from pathlib import Path
 
 from search.config import Settings
+from search.embed import Embedders
 from search.evaluation.harness import build_index
 from search.evaluation.legalbench import load_benchmark
 from search.evaluation.runner import EvalConfig
 from search.index import indices
+from search.query.service import SearchService
 from search.store import Store
 
 
@@ -49,14 +52,18 @@ def main() -> None:
     queries = load_benchmark(args.data, subsets=args.subset)
     files = corpus_files(args.data, args.scope, queries)
     chars = sum(len(p.read_text(encoding="utf-8")) for p in files)
+    store = Store(settings)
+    service = SearchService(settings, store, Embedders(settings))
     start = time.perf_counter()
-    name, summary = build_index(config, settings, args.data, files, f"bench{uuid.uuid4().hex[:6]}", progress=True)
+    name, summary = build_index(config, service, args.data, files, f"bench{uuid.uuid4().hex[:6]}", progress=True)
     wall = time.perf_counter() - start
     t = summary["timings_s"]
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     non_embed = t["parse"] + t["summarize"] + t["index"]
+    build = service.embedders.get(args.embedder).build
     print(f"corpus: {len(files)} documents, {chars:,} characters ({args.scope}); chunker {args.chunker}, "
-          f"summarizer {args.summarizer}, embedder {args.embedder}, cache {'warm' if args.warm else 'cold'}")
+          f"summarizer {args.summarizer}, embedder {args.embedder} ({build}, {settings.embed_threads or 'all'} "
+          f"threads), cache {'warm' if args.warm else 'cold'}; load average {os.getloadavg()[0]:.1f}")
     print(f"chunks: {summary['chunks']:,}  ({summary['share_at_or_over_window']:.1%} at or over the embedder window)")
     print(f"wall: {wall:.1f} s  ->  {summary['chunks'] / wall:.1f} chunks/s, {len(files) / wall:.2f} docs/s")
     for stage in ("parse", "summarize", "embed", "index"):
@@ -64,7 +71,7 @@ def main() -> None:
     print(f"  everything but embedding: {non_embed:.1f} s = {non_embed / wall:.1%} of wall time (goal < 10 %)")
     print(f"peak memory (this process, max RSS): {peak_mib:,.0f} MiB")
     if not args.keep:
-        indices.delete(Store(settings), name)
+        indices.delete(store, name)
     if tmp:
         tmp.cleanup()
 

@@ -39,6 +39,10 @@ _EXPORTS = {
     "BulkError": "search.errors",
     "QueryError": "search.errors",
     "IngestError": "search.errors",
+    "AuthenticationError": "search.errors",
+    "PermissionDeniedError": "search.errors",
+    "SecurityError": "search.errors",
+    "TLSError": "search.errors",
     "DocumentError": "search.documents.errors",
     "MetadataError": "search.documents.errors",
     # optional extras: `pip install .[langchain]` / `.[llamaindex]`
@@ -47,8 +51,10 @@ _EXPORTS = {
 }
 
 __all__ = [
+    "AuthenticationError", "PermissionDeniedError", "SecurityError", "TLSError",
     "BulkError", "ConfigError", "ContextPart", "ContextPiece", "ContextResponse", "DocReport", "Document",
-    "DocumentError", "Hit", "IngestError", "IngestReport", "LangChainRetriever", "LegalSearch", "LegalSearchError", "LlamaIndexRetriever", "MetadataError", "NodeError",
+    "DocumentError", "Hit", "IngestError", "IngestReport", "LangChainRetriever", "LegalSearch", "LegalSearchError",
+    "LlamaIndexRetriever", "MetadataError", "NodeError",
     "QueryError", "SearchRequest", "SearchResponse", "Settings", "StoreError", "__version__",
 ]
 
@@ -57,13 +63,17 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from search.config import Settings
     from search.documents.errors import DocumentError, MetadataError
     from search.errors import (
+        AuthenticationError,
         BulkError,
         ConfigError,
         IngestError,
         LegalSearchError,
         NodeError,
+        PermissionDeniedError,
         QueryError,
+        SecurityError,
         StoreError,
+        TLSError,
     )
     from search.ingest.report import DocReport, IngestReport
     from search.integrations.langchain import LangChainRetriever

@@ -8,8 +8,11 @@
     for hit in response.hits:
         print(hit.citation, hit.char_start, hit.char_end)
 
-The client owns what a process shares: the settings, one `Store` (the connection), the loaded
-models and the query service. Results are pydantic models with the fields of the CLI's `--json`
+The client owns what a process shares: the settings, the `Store`s (connections), the loaded
+models and the query service. Searches run for an end user when one is given
+(`LegalSearch(user=..., password=...)`, LEGALSEARCH_USER / LEGALSEARCH_PASSWORD, or `as_user`):
+the security plugin verifies the password and only the user's groups are searched
+(docs/security.md). Results are pydantic models with the fields of the CLI's `--json`
 contract; every failure is a `search.errors.LegalSearchError` whose message says what to do.
 """
 
@@ -17,22 +20,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr, ValidationError
 
-from search.config import Settings
+from search import engine
+from search.config import Settings, split_credentials
 from search.embed import Embedders
 from search.errors import ConfigError, QueryError
 from search.index import indices
-from search.ingest import IngestOptions, IngestReport, file_sources, ingest, memory_sources
-from search.load import Document
 from search.query import fusion
 from search.query.context import DEFAULT_BUDGET, ContextResponse
 from search.query.explain import explain as explain_search
 from search.query.models import SearchRequest, SearchResponse
 from search.query.service import SearchService
+from search.security import admin
 from search.store import Store
+
+if TYPE_CHECKING:  # imported where used: a `search` process never loads the ingestion side
+    from search.ingest import IngestReport
+    from search.load import Document
 
 
 def one_line(error: ValidationError, what: str) -> str:
@@ -49,8 +56,12 @@ class LegalSearch:
 
     Args:
         settings: every knob (default: read from the environment, like the CLI).
-        url: OpenSearch URL (overrides OPENSEARCH_URL; default: the local node).
-        user, password: basic-auth credentials (override OPENSEARCH_USER / OPENSEARCH_PASSWORD).
+        url: OpenSearch URL (overrides OPENSEARCH_URL; default: the local node). Credentials in it
+            are moved out of it and never printed; the connection's identity is OPENSEARCH_USER /
+            OPENSEARCH_PASSWORD (for the local node: found in its secrets folder).
+        user, password: the end user searches run for (override LEGALSEARCH_USER /
+            LEGALSEARCH_PASSWORD): the security plugin verifies them on every search, and only the
+            user's groups are searched (a request's `groups` can only narrow them).
         index: the default logical index name (overrides LEGALSEARCH_INDEX).
     """
 
@@ -59,24 +70,40 @@ class LegalSearch:
         settings = settings or Settings()
         updates: dict[str, Any] = {}
         if url:
-            updates["opensearch_url"] = url
+            clean, url_user, url_password = split_credentials(url)
+            updates["opensearch_url"] = clean
+            if url_user and not settings.opensearch_user:
+                updates["opensearch_user"] = url_user
+                updates["opensearch_password"] = SecretStr(url_password or "")
         if user:
-            updates["opensearch_user"] = user
+            updates["user"] = user
         if password:
-            updates["opensearch_password"] = SecretStr(password)
+            updates["password"] = SecretStr(password)
         if index:
             updates["index"] = index
         self.settings = settings.model_copy(update=updates) if updates else settings
         self.store = Store(self.settings)
-        self.embedders = Embedders()
+        # searches for an end user run as the service account (a hybrid query cannot run under
+        # document-level security on OpenSearch 2.19; docs/security.md)
+        self.search_store = Store(self.settings, identity="service") if self.settings.user else self.store
+        self.embedders = Embedders(self.settings)
         self._service: SearchService | None = None
 
     @property
     def service(self) -> SearchService:
         """The query side (plans, runs, logs searches); built on first use."""
         if self._service is None:
-            self._service = SearchService(self.settings, self.store, self.embedders)
+            self._service = SearchService(self.settings, self.search_store, self.embedders)
         return self._service
+
+    def as_user(self, user: str, password: str) -> LegalSearch:
+        """A client whose searches run for end user `user` (verified by the security plugin),
+        sharing this client's connection settings and loaded models."""
+        other = LegalSearch(self.settings, user=user, password=password)
+        other.embedders = self.embedders
+        if self.search_store is not self.store:
+            other.search_store = self.search_store  # the service connection is the same for every user
+        return other
 
     def _index(self, index: str | None) -> str:
         return index or self.settings.index
@@ -102,11 +129,14 @@ class LegalSearch:
             index: logical index name (default: the settings' index).
             progress: called with 1 after each document; `on_total(n)` once with the count.
             **options: `IngestOptions` fields: chunker, chunk_size, summarizer, embedder,
-                public_if_no_acl, force, dry_run.
+                public_if_no_acl, force, force_merge, dry_run.
 
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
         """
+        from search.ingest import IngestOptions, file_sources, ingest, memory_sources
+        from search.load import Document
+
         try:
             opts = IngestOptions(index=self._index(index), **options)
         except ValidationError as e:
@@ -215,6 +245,67 @@ class LegalSearch:
         wanted[fusion.rrf_pipeline_name(rank_constant)] = fusion.rrf_pipeline_body(rank_constant)
         return fusion.install_pipelines(self.store, wanted)
 
+    def install_engine(self, index: str | None = None) -> dict:
+        """Put the index's embedding model and query shapes inside OpenSearch, so that any client
+        gets our hybrid search by naming the index, a stored template and the question
+        (docs/engine.md): remote query and passage models calling the embedding server, the index's
+        default search pipeline, the `text_embedding` ingest pipeline, the templates
+        `legalsearch-hybrid`, `legalsearch-bool`, `legalsearch-route`. Idempotent; needs the admin.
+
+        Returns:
+            The ids installed (also recorded in the index's `_meta`).
+        """
+        return engine.install(self.store, self.settings, self._index(index))
+
     def list_pipelines(self) -> dict:
         """The search pipelines on the node, by name."""
         return self.store.get_search_pipelines()
+
+    # ----------------------------------------------------------------- users and groups
+
+    def whoami(self) -> dict | None:
+        """What the security plugin says about this client's connection (user_name, backend_roles,
+        roles); None when the cluster has no security plugin."""
+        return self.store.authinfo()
+
+    def add_user(self, name: str, password: str, *, groups: Iterable[str] = (), roles: Iterable[str] = ("reader",),
+                 dashboards: bool = False) -> dict:
+        """Create an end user (`reader`: chunks under document-level security) or an `auditor`
+        (the retrieval log), with its ACL groups. Needs the admin."""
+        return admin.users_add(self.store, name, password, list(groups), tuple(roles), dashboards)
+
+    def list_users(self) -> list[dict]:
+        """Every user of the cluster's internal database, with groups and roles."""
+        return admin.users_list(self.store)
+
+    def remove_user(self, name: str) -> bool:
+        """Remove a user; False when there was none."""
+        return admin.users_remove(self.store, name)
+
+    def set_password(self, name: str, password: str) -> None:
+        """Set a user's password. For the local node's reserved `admin` this uses the admin
+        certificate and rewrites the stored password."""
+        from search.node import security
+
+        if name == security.ADMIN_USER and not self.settings.opensearch_user:
+            admin.users_passwd(Store(self.settings, identity="admin-certificate"), name, password)
+            security.write_secret(security.Secrets(self.settings.node_secrets).admin_password_file, password)
+            return
+        admin.users_passwd(self.store, name, password)
+
+    def grant_groups(self, name: str, groups: Iterable[str]) -> list[str]:
+        """Add ACL groups to a user (effective on its next request); returns its groups."""
+        return admin.groups_grant(self.store, name, list(groups))
+
+    def revoke_groups(self, name: str, groups: Iterable[str]) -> list[str]:
+        """Remove ACL groups from a user; returns its groups."""
+        return admin.groups_revoke(self.store, name, list(groups))
+
+    def list_groups(self) -> dict[str, list[str]]:
+        """Every ACL group held by a user, with its users."""
+        return admin.groups_list(self.store)
+
+    def init_security(self, service_password: str | None = None) -> list[str]:
+        """Create or update the legalsearch roles (and the service account) on an external cluster
+        (the local node does it itself)."""
+        return admin.init(self.store, self.settings.log_index, service_password)

@@ -35,3 +35,24 @@ class IngestError(LegalSearchError):
 
 class QueryError(LegalSearchError):
     """A search request is malformed (bad date, unknown mode, ...)."""
+
+
+class TLSError(NodeError):
+    """The TLS handshake failed: an untrusted CA, an expired or wrong-host certificate."""
+
+
+class AuthenticationError(StoreError):
+    """OpenSearch did not accept the credentials (HTTP 401: wrong password or unknown user)."""
+
+
+class PermissionDeniedError(StoreError):
+    """The authenticated user lacks a permission (HTTP 403)."""
+
+
+class SecurityError(LegalSearchError):
+    """A security setting or request is invalid (a bad group name, a cluster without the plugin)."""
+
+
+class ModelError(StoreError):
+    """An embedding model inside OpenSearch (ml-commons: connector, remote model, the embedding
+    server it calls) could not be registered, deployed or called."""

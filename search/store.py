@@ -2,24 +2,67 @@
 
 Everything else builds request bodies as plain dicts (pure functions) and hands them here.
 Every call goes through `Store._call`, which wraps opensearch-py's errors into
-`search.errors`: an unreachable node is a NodeError, a refusal a StoreError, each with a
+`search.errors`: an unreachable node is a NodeError (a failed TLS handshake a TLSError), a
+refusal a StoreError (401 an AuthenticationError, 403 a PermissionDeniedError), each with a
 message that says what to do next. A `Store` is built once where a command starts (the
 `LegalSearch` client) and handed down.
+
+Who a Store connects as (`connection`): OPENSEARCH_URL with OPENSEARCH_USER / OPENSEARCH_PASSWORD
+(or credentials in the URL, which are moved out of it) and OPENSEARCH_CA_CERTS; for the local
+node, its CA and the `admin` (or, for searches on behalf of an end user, the service account's)
+password are found in its secrets folder, so nobody has to set anything (docs/security.md).
+URLs in messages never carry credentials.
 """
 
 from __future__ import annotations
 
+import base64
 import logging
+import re
+import sys
 from collections.abc import Iterable, Iterator
-from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
 
-from opensearchpy import OpenSearch, helpers
-from opensearchpy.exceptions import ConnectionError as OSConnectionError
-from opensearchpy.exceptions import NotFoundError, TransportError
 
-from search.config import Settings
-from search.errors import BulkError, NodeError, StoreError
-from search.node import process
+def _import_opensearchpy_without_asyncio() -> None:
+    """Import opensearch-py without its asyncio transport: legalsearch uses the synchronous client
+    only, and aiohttp alone costs a fresh `legalsearch search` ~0.2 s of CPU (0.5-1 s of wall time
+    on a loaded machine). opensearch-py skips the async client when aiohttp does not import; the
+    block is lifted right after, so aiohttp stays importable for anyone else in the process."""
+    if "opensearchpy" in sys.modules or "aiohttp" in sys.modules:
+        return
+    sys.modules["aiohttp"] = None  # type: ignore[assignment]  # makes `import aiohttp` raise ImportError
+    try:
+        import opensearchpy  # noqa: F401
+    finally:
+        del sys.modules["aiohttp"]
+
+
+_import_opensearchpy_without_asyncio()
+
+from opensearchpy import OpenSearch, helpers  # noqa: E402
+from opensearchpy.exceptions import (  # noqa: E402
+    AuthenticationException,
+    AuthorizationException,
+    NotFoundError,
+    TransportError,
+)
+from opensearchpy.exceptions import ConnectionError as OSConnectionError  # noqa: E402
+from opensearchpy.exceptions import SSLError as OSSSLError  # noqa: E402
+
+from search.config import Settings, split_credentials  # noqa: E402
+from search.errors import (  # noqa: E402
+    AuthenticationError,
+    BulkError,
+    ModelError,
+    NodeError,
+    PermissionDeniedError,
+    StoreError,
+    TLSError,
+)
+from search.node import process, security  # noqa: E402
 
 log = logging.getLogger(__name__)
 # opensearch-py logs every failed attempt with a traceback at WARNING; while waiting for a node
@@ -29,47 +72,123 @@ logging.getLogger("opensearch").setLevel(logging.ERROR)
 _RAISE = object()  # sentinel: a 404 is an error unless the caller says what it means
 
 
+Identity = Literal["admin", "service", "admin-certificate"]
+"""Whom a Store connects as when no credentials are configured and the node is the local one:
+its `admin` user, its search service account, or the admin client certificate (super-admin:
+the only way to change the reserved `admin` user)."""
+
+_warned: set[str] = set()  # warnings said once per process
+
+
+def warn_once(key: str, message: str) -> None:
+    if key not in _warned:
+        _warned.add(key)
+        log.warning(message)
+
+
 def resolve_url(settings: Settings) -> str:
     """OPENSEARCH_URL when set, else the local node started from this machine's node home."""
     if settings.opensearch_url:
-        return settings.opensearch_url.rstrip("/")
+        return split_credentials(settings.opensearch_url)[0].rstrip("/")
     url = process.local_url(settings)
     if url:
         return url
     raise NodeError(
-        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. http://localhost:9200 from "
+        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. https://localhost:9200 from "
         "docker-compose.yml) or start the local node with `legalsearch node start`."
     )
 
 
-def _client(url: str, settings: Settings, timeout: float) -> OpenSearch:
-    kwargs: dict[str, Any] = {"hosts": [url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
-    if settings.opensearch_user and settings.opensearch_password:
-        kwargs["http_auth"] = (settings.opensearch_user, settings.opensearch_password.get_secret_value())
-    if url.startswith("https"):
-        kwargs["verify_certs"] = settings.opensearch_verify_certs
-        kwargs["ssl_show_warn"] = settings.opensearch_verify_certs
+@dataclass(frozen=True)
+class Connection:
+    """Where and as whom a Store connects (never printed whole: `auth` holds a password)."""
+
+    url: str
+    user: str | None = None
+    password: str | None = None
+    ca_certs: Path | None = None
+    verify: bool = True
+    client_cert: tuple[Path, Path] | None = None
+
+    @property
+    def who(self) -> str:
+        if self.client_cert:
+            return "the admin certificate"
+        return f"user {self.user!r}" if self.user else "an anonymous client"
+
+
+def connection(settings: Settings, url: str | None = None, identity: Identity = "admin") -> Connection:
+    """The URL, credentials and CA a Store uses (see the module docstring)."""
+    raw = url or settings.opensearch_url
+    clean, url_user, url_password = split_credentials(raw) if raw else (resolve_url(settings), None, None)
+    clean = clean.rstrip("/")
+    user = settings.opensearch_user or url_user
+    password = settings.opensearch_password.get_secret_value() if settings.opensearch_password else url_password
+    ca = settings.opensearch_ca_certs
+    client_cert = None
+    if clean == process.local_url(settings) and clean.startswith("https"):
+        ca = ca or security.local_ca(settings)
+        if identity == "admin-certificate":
+            found = security.secrets_of(settings)
+            if found is None:
+                raise NodeError(f"the admin certificate of the local node is in {settings.node_secrets}, which this "
+                                "user cannot read: run as the user who installed the node")
+            client_cert, user, password = (found.pki.admin, found.pki.admin_key), None, None
+        elif not user:
+            user, password = security.local_credentials(settings, identity) or (None, None)
+    if clean.startswith("https") and not settings.opensearch_verify_certs:
+        warn_once("verify-off", "TLS CERTIFICATE VERIFICATION IS OFF (LEGALSEARCH_OPENSEARCH_VERIFY_CERTS=false): "
+                  "anyone between this client and OpenSearch can read and change the traffic, passwords "
+                  "included. Set OPENSEARCH_CA_CERTS to the cluster's CA instead.")
+    return Connection(clean, user, password, ca, settings.opensearch_verify_certs, client_cert)
+
+
+def _client(conn: Connection, timeout: float) -> OpenSearch:
+    kwargs: dict[str, Any] = {"hosts": [conn.url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
+    if conn.user and conn.password is not None:
+        kwargs["http_auth"] = (conn.user, conn.password)
+    if conn.url.startswith("https"):
+        kwargs["verify_certs"] = conn.verify
+        kwargs["ssl_show_warn"] = conn.verify
+        if conn.ca_certs:
+            kwargs["ca_certs"] = str(conn.ca_certs)
+        if conn.client_cert:
+            kwargs["client_cert"], kwargs["client_key"] = (str(p) for p in conn.client_cert)
     return OpenSearch(**kwargs)
 
 
-class Store:
-    """A lazily connected OpenSearch client with the operations legalsearch uses."""
+def basic_auth_header(user: str, password: str) -> dict[str, str]:
+    return {"Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
 
-    def __init__(self, settings: Settings, url: str | None = None):
+
+class Store:
+    """A lazily connected OpenSearch client with the operations legalsearch uses.
+
+    `identity` picks the local node's account when no credentials are configured: "admin"
+    (ingest, index admin), "service" (searches for a verified end user) or "admin-certificate"."""
+
+    def __init__(self, settings: Settings, url: str | None = None, identity: Identity = "admin"):
         self.settings = settings
+        self.identity = identity
         self._url = url
+        self._connection: Connection | None = None
         self._client: OpenSearch | None = None
 
     @property
+    def connection(self) -> Connection:
+        if self._connection is None:
+            self._connection = connection(self.settings, self._url, self.identity)
+        return self._connection
+
+    @property
     def url(self) -> str:
-        if self._url is None:
-            self._url = resolve_url(self.settings)
-        return self._url
+        """The node's URL, without credentials (safe to print)."""
+        return self.connection.url
 
     @property
     def client(self) -> OpenSearch:
         if self._client is None:
-            self._client = _client(self.url, self.settings, timeout=self.settings.request_timeout)
+            self._client = _client(self.connection, timeout=self.settings.request_timeout)
         return self._client
 
     def _call(self, what: str, fn, *args, missing: Any = _RAISE, **kwargs):
@@ -79,14 +198,30 @@ class Store:
         except NotFoundError as e:
             if missing is not _RAISE:
                 return missing
-            raise StoreError(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}{_hint(e)}") from e
+        except OSSSLError as e:  # a subclass of ConnectionError: test it first
+            raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
         except OSConnectionError as e:
-            raise NodeError(
-                f"cannot reach OpenSearch at {self.url} while trying to {what}: {e.info or e}. "
-                "Is the node running? (`legalsearch node status`)"
+            hint = ("the node speaks https: use an https:// URL" if self.url.startswith("http:")
+                    and "RemoteDisconnected" in str(e.info) else "Is the node running? (`legalsearch node status`)")
+            raise NodeError(f"cannot reach OpenSearch at {self.url} while trying to {what}: "
+                            f"{_strip_url_secrets(e.info or e)}. {hint}") from e
+        except AuthenticationException as e:
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the credentials of {self.connection.who} while trying to "
+                f"{what} (HTTP 401: wrong password or unknown user). Check OPENSEARCH_USER / OPENSEARCH_PASSWORD "
+                "(or LEGALSEARCH_USER / LEGALSEARCH_PASSWORD for the end user); an administrator can reset a "
+                "password with `legalsearch users passwd NAME`."
+            ) from e
+        except AuthorizationException as e:
+            raise PermissionDeniedError(
+                f"{self.connection.who} may not {what} (HTTP 403): {_reason(e)}. Connect as a user that holds the "
+                "permission, or ask an administrator (docs/security.md lists what each legalsearch role may do)."
             ) from e
         except TransportError as e:
-            raise StoreError(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}") from e
+            error = ModelError if _model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
 
     # ----------------------------------------------------------------- cluster
 
@@ -141,6 +276,22 @@ class Store:
     def put_settings(self, index: str, body: dict) -> None:
         self._call(f"update settings of {index}", self.client.indices.put_settings, index=index, body=body)
 
+    def get_settings(self, index: str) -> dict:
+        """The index's own settings under `index` (refresh_interval, number_of_replicas, ...)."""
+        result = self._call(f"read the settings of {index}", self.client.indices.get_settings, index=index)
+        return next(iter(result.values()))["settings"]["index"]
+
+    def force_merge(self, index: str, max_num_segments: int, poll_s: float = 5.0) -> None:
+        """Merge `index` down to `max_num_segments` segments, waiting on the task (a merge of a
+        large vector index runs far longer than one request may)."""
+        import time
+
+        started = self._call(f"force-merge {index}", self.client.indices.forcemerge, index=index,
+                             params={"max_num_segments": max_num_segments, "wait_for_completion": "false"})
+        task = started["task"]
+        while not self._call(f"follow the force-merge of {index}", self.client.tasks.get, task_id=task).get("completed"):
+            time.sleep(poll_s)
+
     def put_mapping(self, index: str, body: dict) -> None:
         self._call(f"update the mapping of {index}", self.client.indices.put_mapping, index=index, body=body)
 
@@ -153,15 +304,18 @@ class Store:
 
     # ----------------------------------------------------------------- documents
 
-    def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False) -> int:
-        """Send bulk actions; raise BulkError with the failing ids if any item fails."""
+    def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
+             pipeline: str | None = None) -> int:
+        """Send bulk actions; raise BulkError with the failing ids if any item fails. `pipeline`:
+        the ingest pipeline ("_none": not even the index's default one)."""
+        extra = {"pipeline": pipeline} if pipeline else {}
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
         results = self._call(
             "send a bulk request", lambda: list(helpers.streaming_bulk(
                 self.client, actions, chunk_size=chunk_size, raise_on_error=False,
-                raise_on_exception=False, refresh=refresh, max_retries=3,
+                raise_on_exception=False, refresh=refresh, max_retries=3, **extra,
             )),
         )
         for success, item in results:
@@ -220,6 +374,72 @@ class Store:
         return self._call("list search pipelines", self.client.transport.perform_request, "GET", path, missing={})
 
 
+    # ----------------------------------------------------------------- engine side (docs/engine.md)
+
+    def call(self, method: str, path: str, body: Any = None) -> tuple[int, dict]:
+        """One REST call for code that reads the answer's status itself (search.node.ml):
+        (HTTP status, JSON body). An unreachable node, a TLS failure, 401 and 403 still raise."""
+        try:
+            return 200, self.client.transport.perform_request(method, path, body=body)
+        except (OSConnectionError, AuthenticationException, AuthorizationException) as e:
+            return self._call(f"{method} {path.split('?')[0]}", _reraise, e)
+        except TransportError as e:
+            info = e.info if isinstance(e.info, dict) else {"error": {"reason": str(e.info or e.error)}}
+            return int(e.status_code), info
+
+    def put_cluster_settings(self, body: dict) -> None:
+        self._call("update cluster settings", self.client.cluster.put_settings, body=body)
+
+    def put_ingest_pipeline(self, name: str, body: dict) -> None:
+        self._call(f"create ingest pipeline {name}", self.client.ingest.put_pipeline, id=name, body=body)
+
+    def put_search_template(self, template_id: str, source: str) -> None:
+        """A stored mustache search template (`source` a string: its sections are not JSON)."""
+        self._call(f"store search template {template_id}", self.client.put_script, id=template_id,
+                   body={"script": {"lang": "mustache", "source": source}})
+
+    def get_script(self, script_id: str) -> dict | None:
+        return self._call(f"read stored script {script_id}", self.client.get_script, id=script_id, missing=None)
+
+    def search_template(self, index: str, template_id: str, params: dict) -> dict:
+        return self._call(f"search {index} with template {template_id}", self.client.search_template,
+                          index=index, body={"id": template_id, "params": params})
+
+    def render_template(self, template_id: str, params: dict) -> dict:
+        return self._call(f"render template {template_id}", self.client.render_search_template,
+                          body={"id": template_id, "params": params})["template_output"]
+
+    # ----------------------------------------------------------------- security plugin
+
+    def authinfo(self, credentials: tuple[str, str] | None = None) -> dict | None:
+        """Who the node says the caller is (user_name, backend_roles, roles), checking `credentials`
+        (an end user's) instead of the Store's own when given; None when the cluster has no
+        security plugin. A wrong password raises AuthenticationError."""
+        headers = basic_auth_header(*credentials) if credentials else None
+        try:
+            return self.client.transport.perform_request("GET", "/_plugins/_security/authinfo", headers=headers)
+        except AuthenticationException as e:
+            who = f"user {credentials[0]!r}" if credentials else self.connection.who
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the password of {who} (HTTP 401: wrong password or "
+                "unknown user). Check LEGALSEARCH_USER / LEGALSEARCH_PASSWORD; an administrator can reset it with "
+                "`legalsearch users passwd NAME`."
+            ) from e
+        except TransportError as e:
+            if e.status_code in (400, 404) and not isinstance(e, OSConnectionError):
+                return None  # "no handler found for uri [/_plugins/_security/authinfo]": no security plugin
+            return self._call("check the caller's identity", _reraise, e)
+
+    def security_api(self, what: str, method: str, path: str, body: Any = None, missing: Any = _RAISE) -> Any:
+        """One call to the security plugin's REST API (`/_plugins/_security/api/<path>`)."""
+        return self._call(what, self.client.transport.perform_request, method, f"/_plugins/_security/api/{path}",
+                          body=body, missing=missing)
+
+
+def _reraise(e: Exception):
+    raise e
+
+
 def _reason(e: TransportError) -> str:
     info = e.info
     if isinstance(info, dict):
@@ -227,5 +447,69 @@ def _reason(e: TransportError) -> str:
         if isinstance(err, dict):
             root = (err.get("root_cause") or [err])[0]
             return f"{root.get('type')}: {root.get('reason')}"
-        return str(err or info)
+        # the security REST API answers {"status": ..., "message" | "reason": ...}
+        return str(err or info.get("message") or info.get("reason") or info)
     return str(info or e.error)
+
+
+# What the engine-side embedding answers when it fails (docs/engine.md), and what to do next.
+_MODEL_HINTS = (
+    ("Connection refused", "The embedding server that OpenSearch calls to embed the question is not running: "
+                           "`legalsearch node start` starts it with the node (`legalsearch node status` shows it)"),
+    ("Read timed out", "The embedding server did not answer in time (busy or stuck): read its log under the node "
+                       "home, or restart it with `legalsearch node stop && legalsearch node start`"),
+    ("Error communicating with remote model", "OpenSearch cannot reach the embedding server: "
+                                              "`legalsearch node status` shows it"),
+    ("context_length_exceeded", "The question is longer than the embedding model's window: shorten it"),
+    ("request_too_large", "The text is over the embedding server's limits: shorten it"),
+    ("Failed to find model", "That model id is not registered on this cluster (deleted, or installed elsewhere): "
+                             "`legalsearch pipelines install --index NAME` registers the index's models again"),
+    ("Model not ready yet", "The embedding model is not deployed: `legalsearch pipelines install` deploys it"),
+    ("modelId is marked non-null", "A `neural` query without model_id takes it from the index's default search "
+                                   "pipeline, which this index lacks: `legalsearch pipelines install --index NAME`"),
+    ("Error from remote service", "The embedding server refused the text (its message is above)"),
+)
+
+
+def _model_hint(text: str) -> str:
+    return next((hint for needle, hint in _MODEL_HINTS if needle in text), "")
+
+
+def _hint(e: TransportError) -> str:
+    text = str(e.info)
+    if _model_hint(text):
+        return ". " + _model_hint(text)
+    if "number of weights" in text and "must match number of sub-queries" in text:
+        return (". A hybrid query needs a fusion pipeline with one weight per sub-query: the stored template "
+                "`legalsearch-hybrid` always sends three, or name a pipeline with ?search_pipeline=")
+    if e.status_code == 503 and "Security not initialized" in text:
+        return ". The security plugin is still starting: wait a few seconds and try again"
+    if "hybrid query must be a top level query" in text:
+        return (". The user is restricted by document-level security, and on OpenSearch 2.19 a hybrid query "
+                "cannot run under it (neural-search #1303): search as the end user through the service account "
+                "(`legalsearch search --user NAME`, see docs/security.md), or use --mode bm25 / knn with --routing off")
+    return ""
+
+
+_URL_CREDENTIALS = re.compile(r"(?<=//)[^/@\s]+@")
+
+
+def _strip_url_secrets(text) -> str:
+    return _URL_CREDENTIALS.sub("", str(text))
+
+
+def _tls_hint(e: OSSSLError) -> str:
+    text = _strip_url_secrets(e.info or e)
+    if "unable to get local issuer" in text or "self-signed" in text or "self signed" in text:
+        hint = ("the server's certificate is not signed by a CA this client trusts: set OPENSEARCH_CA_CERTS to the "
+                "cluster's CA certificate (PEM); the local node's is found alone")
+    elif "expired" in text:
+        hint = ("the server's certificate has expired: renew it (the local node reissues its certificates on "
+                "`legalsearch node stop && legalsearch node start`)")
+    elif "mismatch" in text or "not valid for" in text or "hostname" in text.lower():
+        hint = "the certificate was issued for another host name: connect with a host name it names"
+    elif "alert" in text:
+        hint = "the node refused this client's certificate (expired or not signed by the node's CA)"
+    else:
+        hint = "check OPENSEARCH_CA_CERTS and the node's certificate"
+    return f"{text}. {hint}"

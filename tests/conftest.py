@@ -1,7 +1,9 @@
 """Shared fixtures. Integration tests get one real OpenSearch node per session:
-OPENSEARCH_URL if set; else a testcontainers OpenSearch when a Docker engine answers; else the
-project's own local node (installed and started if needed). A missing node is a failure, never
-a skip."""
+OPENSEARCH_URL if set (with OPENSEARCH_USER / OPENSEARCH_PASSWORD / OPENSEARCH_CA_CERTS for a
+secured one); else the project's local node when it runs; else a testcontainers OpenSearch (with
+the security plugin on) when a Docker engine answers; else the local node, installed and started.
+The local node is secured: its CA and admin password are found in its secrets folder, nothing
+to set. A missing node is a failure, never a skip."""
 
 from __future__ import annotations
 
@@ -42,35 +44,65 @@ def settings():
 
 
 @pytest.fixture(scope="session")
-def embedders():
+def embedders(settings):
     """The models of the test session, loaded once (as the LegalSearch client does per process)."""
     from search.embed import Embedders
 
-    return Embedders()
+    return Embedders(settings)
+
+
+def _wait_for(settings, url: str, seconds: float = 30.0) -> None:
+    import time
+
+    from search.errors import LegalSearchError
+    from search.store import Store
+
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            Store(settings, url=url).health()
+            return
+        except LegalSearchError as e:
+            if time.monotonic() > deadline:
+                pytest.fail(f"{url} does not answer with a yellow/green cluster: {e}")
+            time.sleep(1)
 
 
 @pytest.fixture(scope="session")
 def opensearch_url(settings):
-    from search.node import probe
+    from search.node import process
 
     if settings.opensearch_url:
-        url = settings.opensearch_url
-        if not probe.wait_for_health(url, timeout=30):
-            pytest.fail(f"OPENSEARCH_URL={url} does not answer with a yellow/green cluster")
-        yield url
+        _wait_for(settings, settings.opensearch_url)
+        yield settings.opensearch_url
         return
-    if os.environ.get("LEGALSEARCH_TEST_DOCKER", "auto") != "off" and _docker_answers():
+    running = process.local_url(settings)
+    if running is None and os.environ.get("LEGALSEARCH_TEST_DOCKER", "auto") != "off" and _docker_answers():
+        # Not exercised on the development machine (no Docker there): the official image with its
+        # demo certificates, so TLS is not verified; the legalsearch roles are created as on any
+        # external cluster (`legalsearch users init`).
+        from pydantic import SecretStr
         from testcontainers.opensearch import OpenSearchContainer
 
         from search.config import OPENSEARCH_VERSION
+        from search.node.security import make_password
+        from search.security import admin
+        from search.store import Store
 
-        with OpenSearchContainer(f"opensearchproject/opensearch:{OPENSEARCH_VERSION}") as container:
+        password = make_password()
+        with OpenSearchContainer(f"opensearchproject/opensearch:{OPENSEARCH_VERSION}", security_enabled=True,
+                                 initial_admin_password=password) as container:
             config = container.get_config()
-            yield f"http://{config['host']}:{config['port']}"
+            settings.opensearch_user, settings.opensearch_password = "admin", SecretStr(password)
+            settings.opensearch_verify_certs = False
+            url = f"https://{config['host']}:{config['port']}"
+            _wait_for(settings, url, 120)
+            admin.init(Store(settings, url=url), settings.log_index)
+            yield url
         return
-    from search.node import process
+    from search.node import lifecycle
 
-    state = process.start(settings)
+    state = lifecycle.start(settings)  # the node and its embedding server
     yield state.url
 
 

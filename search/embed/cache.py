@@ -1,5 +1,5 @@
-"""Vectors cached on disk by (model, sha256 of the text): re-runs and evaluations never embed
-the same text twice."""
+"""Vectors cached on disk by (embedder build, sha256 of the text): re-runs and evaluations never
+embed the same text twice, and vectors of different builds (PyTorch / ONNX) never mix."""
 
 from __future__ import annotations
 
@@ -58,11 +58,11 @@ def embed_with_cache(embedder: Embedder, texts: Sequence[str], cache: EmbeddingC
     if cache is None:
         return embedder.embed_passages(texts)
     keys = [text_key(t) for t in texts]
-    found = cache.get_many(embedder.name, list(dict.fromkeys(keys)))
+    found = cache.get_many(embedder.cache_key, list(dict.fromkeys(keys)))
     missing = [i for i, k in enumerate(keys) if k not in found]
     if missing:
         fresh = embedder.embed_passages([texts[i] for i in missing])
         new = {keys[i]: fresh[j] for j, i in enumerate(missing)}
-        cache.put_many(embedder.name, new)
+        cache.put_many(embedder.cache_key, new)
         found.update(new)
     return np.stack([found[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)

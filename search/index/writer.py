@@ -1,14 +1,15 @@
 """Writing one index's chunks and registry records so that readers never see half a document.
 
 All chunks of a document are routed to one shard (routing = doc_id) and the chunks index does
-not refresh while a run writes (refresh_interval -1): a changed document's new chunks and the
+not refresh while a run writes (refresh_interval -1, and no replicas: both restored at the end,
+`search.index.bulk`): a changed document's new chunks and the
 deletion of its stale ones become visible together at the final refresh. The registry record of
 a document is written after its chunks, so an interrupted run resumes by running it again.
 """
 
 from __future__ import annotations
 
-from search.index import schema
+from search.index import bulk, schema
 from search.store import Store
 
 
@@ -20,6 +21,7 @@ class IndexWriter:
         self.chunks = schema.concrete_name(name, "chunks")
         self.docs = schema.concrete_name(name, "docs")
         self.registry: dict[str, tuple[str, str, str]] = {}
+        self._restore: dict = {"refresh_interval": None}  # the settings begin() found
 
     def begin(self) -> None:
         # Make what an interrupted run left visible, so stale chunks can be found and removed.
@@ -31,7 +33,7 @@ class IndexWriter:
             for hit in self.store.scan(self.docs, {"match_all": {}},
                                        source=["doc_sha256", "settings_key", "meta_sha256"])
         }
-        self.store.put_settings(self.chunks, {"index": {"refresh_interval": "-1"}})
+        self._restore = bulk.begin_bulk(self.store, self.chunks)  # no refresh, no replicas during the load
 
     def unchanged(self, key: str, sha: str, settings_key: str, meta_sha: str) -> bool:
         """True when the document's bytes, its metadata and the ingest settings are all as recorded."""
@@ -49,12 +51,13 @@ class IndexWriter:
             {"_op_type": "delete", "_index": self.chunks, "_id": cid, "_routing": doc_id}
             for cid in sorted(old_ids - new_ids)
         ]
-        self.store.bulk(actions)
+        # our vectors are computed already: no ingest pipeline, not even the index's default
+        # text_embedding one that `legalsearch pipelines install` sets for other clients' bulks
+        self.store.bulk(actions, pipeline="_none")
         # The registry record last: a crash before this line leaves the document to be redone.
         self.store.index_document(self.docs, key, doc_record)
         self.registry[key] = (doc_record["doc_sha256"], doc_record["settings_key"], doc_record["meta_sha256"])
 
     def end(self) -> None:
-        self.store.put_settings(self.chunks, {"index": {"refresh_interval": None}})
-        self.store.refresh(self.chunks)
+        bulk.end_bulk(self.store, self.chunks, self._restore)
         self.store.refresh(self.docs)

@@ -32,6 +32,7 @@ class IngestOptions(BaseModel):
     embed_parts: tuple[str, ...] = records.EMBED_PARTS
     public_if_no_acl: bool = False
     force: bool = False
+    force_merge: int = Field(0, ge=0, description="after the run, merge the chunks index to N segments (0: no)")
     dry_run: bool = False
     batch_chunks: int = Field(256, gt=0)
 
@@ -56,10 +57,11 @@ class IngestOptions(BaseModel):
             return 500
         return max(400, max_tokens * CHARS_PER_TOKEN - CONTEXT_RESERVE)
 
-    def settings_key(self, summarizer_key: str, max_tokens: int) -> str:
+    def settings_key(self, summarizer_key: str, max_tokens: int, embedder_key: str | None = None) -> str:
+        """`embedder_key`: the vector cache key of the build that embeds (default: the name)."""
         data = {
             "schema": schema.SCHEMA_VERSION, "chunker": self.chunker, "limit": self.chunk_limit(max_tokens),
-            "summarizer": summarizer_key, "embedder": self.embedder, "parts": list(self.embed_parts),
+            "summarizer": summarizer_key, "embedder": embedder_key or self.embedder, "parts": list(self.embed_parts),
             "public_if_no_acl": self.public_if_no_acl, "profile": PROFILE_VERSION,
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

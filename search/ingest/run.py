@@ -27,9 +27,9 @@ from search.chunk import CHUNKERS, chunk_document
 from search.config import Settings
 from search.documents.errors import DocumentError, MetadataError
 from search.documents.models import Chunk, ParsedDocument
-from search.embed import Embedders, EmbeddingCache, embed_with_cache
+from search.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
 from search.errors import BulkError, ConfigError
-from search.index import indices, records
+from search.index import bulk, indices, records
 from search.index.writer import IndexWriter
 from search.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from search.ingest.report import DocReport, IngestReport
@@ -91,9 +91,10 @@ def ingest(
     if store is None and not options.dry_run:
         raise ConfigError("ingest needs a store unless it is a dry run")
     started = time.perf_counter()
-    embedder = embedders.get(options.embedder)
+    existing = indices.index_meta(store, options.index) if store is not None and not options.dry_run else None
+    embedder = embedders.for_ingest(options.embedder, existing)  # an existing index keeps its build
     summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
-    settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens)
+    settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens, embedder.cache_key)
     limit = options.chunk_limit(embedder.max_tokens)
     report = IngestReport(index=options.index, options={
         "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
@@ -113,10 +114,10 @@ def ingest(
             "embed_parts": list(options.embed_parts),
         })
         meta = indices.require_meta(store, options.index)
-        if meta.get("embedder") != options.embedder:
+        if index_build(meta) != embedder.build:
             raise ConfigError(
-                f"index {options.index!r} holds {meta.get('embedder')} vectors; ingest with --embedder "
-                f"{meta.get('embedder')} or into another index"
+                f"index {options.index!r} holds {index_build(meta)} vectors, not {embedder.build}; ingest with "
+                f"--embedder {meta.get('embedder')} or into another index"
             )
         writer = IndexWriter(store, options.index)
 
@@ -166,6 +167,8 @@ def ingest(
         if writer:
             t = time.perf_counter()
             writer.end()
+            if options.force_merge:
+                bulk.force_merge(store, writer.chunks, options.force_merge)
             report.timings["index"] += time.perf_counter() - t
         summary_cache.close()
         vector_cache.close()

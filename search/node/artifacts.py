@@ -69,7 +69,21 @@ MODULE_DESCRIPTORS = {
         "extended.plugins": "lang-painless",
         "policy": [],
     },
+    # Stored search templates (`legalsearch-hybrid`, docs/engine.md). Maven serves this module
+    # only as the "client" jar, which holds the whole module (MustachePlugin included); its pom
+    # brings com.github.spullara.mustache.java:compiler.
+    "lang-mustache": {
+        "description": "Mustache scripting integration for OpenSearch",
+        "classname": "org.opensearch.script.mustache.MustachePlugin",
+        "extended.plugins": "",
+        "policy": ['permission java.lang.RuntimePermission "accessDeclaredMembers";'],  # as upstream
+    },
 }
+
+# Entries of plugin zips left out at assembly: only LOCAL (in-node) models use them, and the node
+# runs REMOTE models only (our embedding server, search/serve). onnxruntime_gpu is 291 of the ml
+# plugin's 355 MB unpacked; without it the node starts and remote models deploy and predict.
+PRUNED = {"opensearch-ml": ("onnxruntime_gpu-",)}
 
 
 def node_artifacts(version: str) -> NodeArtifacts:
@@ -80,10 +94,18 @@ def node_artifacts(version: str) -> NodeArtifacts:
             "opensearch-knn": Artifact("org.opensearch.plugin", "opensearch-knn", plugin_version, "zip"),
             # Published as "neural-search" (not "opensearch-neural-search", the plugin's own name).
             "opensearch-neural-search": Artifact("org.opensearch.plugin", "neural-search", plugin_version, "zip"),
+            # TLS, users, roles and document-level security (search/node/security.py configures it).
+            "opensearch-security": Artifact("org.opensearch.plugin", "opensearch-security", plugin_version, "zip"),
+            # ml-commons (remote embedding models for `neural` queries and the text_embedding
+            # ingest processor) and the job scheduler it extends (docs/engine.md).
+            "opensearch-job-scheduler": Artifact("org.opensearch.plugin", "opensearch-job-scheduler", plugin_version,
+                                                 "zip"),
+            "opensearch-ml": Artifact("org.opensearch.plugin", "opensearch-ml-plugin", plugin_version, "zip"),
         },
         modules={
             "lang-painless": Artifact("org.opensearch.plugin", "lang-painless", version),
             "analysis-common": Artifact("org.opensearch.plugin", "analysis-common", version),
+            "lang-mustache": Artifact("org.opensearch.plugin", "lang-mustache-client", version),
         },
     )
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from search.config import Settings
 from search.errors import NodeError
-from search.node.artifacts import MODULE_DESCRIPTORS, fetch, fetch_module, node_artifacts
+from search.node.artifacts import MODULE_DESCRIPTORS, PRUNED, fetch, fetch_module, node_artifacts
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,14 @@ def dist_dir(settings: Settings) -> Path:
 
 
 def is_installed(settings: Settings) -> bool:
-    return (dist_dir(settings) / ".legalsearch-installed").is_file()
+    """Assembled, with every plugin this version of legalsearch needs (a node assembled before
+    a plugin was added is re-assembled; its data lives outside dist/ and is kept)."""
+    target = dist_dir(settings)
+    wanted = node_artifacts(settings.node_version)
+    folders = [target / "plugins" / name for name in wanted.plugins] + [target / "modules" / name
+                                                                         for name in wanted.modules]
+    return (target / ".legalsearch-installed").is_file() and all(
+        (folder / "plugin-descriptor.properties").is_file() for folder in folders)
 
 
 def install(settings: Settings, force: bool = False) -> Path:
@@ -57,7 +64,7 @@ def install(settings: Settings, force: bool = False) -> Path:
     for name, jars in module_jars.items():
         _write_module(staging / "modules" / name, name, jars, lib_jars, settings.node_version)
     for name, zip_path in plugin_zips.items():
-        _unzip(zip_path, staging / "plugins" / name)
+        _unzip(zip_path, staging / "plugins" / name, skip=PRUNED.get(name, ()))
         _check_plugin_version(staging / "plugins" / name, settings.node_version)
     (staging / ".legalsearch-installed").write_text(settings.node_version + "\n")
 
@@ -66,10 +73,11 @@ def install(settings: Settings, force: bool = False) -> Path:
     return target
 
 
-def _unzip(zip_path: Path, dest: Path) -> None:
+def _unzip(zip_path: Path, dest: Path, skip: tuple[str, ...] = ()) -> None:
+    """Extract `zip_path` into `dest`, leaving out entries whose name starts with one of `skip`."""
     dest.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(zip_path) as z:
-        z.extractall(dest)
+        z.extractall(dest, members=[m for m in z.namelist() if not m.startswith(skip)] if skip else None)
     # zipfile drops the executable bit: restore it for launch scripts and native helpers.
     for script in dest.rglob("*"):
         if script.is_file() and (script.parent.name == "bin" or script.suffix == ".sh"):

@@ -9,6 +9,11 @@ Layout under `Settings.node_home` (printed by `legalsearch node status`):
 
 The node refuses to run as root, so when invoked as root it runs as a system user
 (`Settings.node_user`, created on first install).
+
+The node is secured by default (`search.node.security`): TLS with a local CA, the security
+plugin, an admin password and the legalsearch roles; its secrets live beside the node home
+(`<node_home>-secrets`), never inside it. LEGALSEARCH_NODE_SECURITY=false starts it without
+(benchmarks only).
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import logging
 import os
 import signal
 import socket
+import ssl
 import subprocess
 import time
 from dataclasses import asdict, dataclass
@@ -25,7 +31,7 @@ from pathlib import Path
 
 from search.config import Settings
 from search.errors import NodeError
-from search.node import probe
+from search.node import probe, security
 from search.node.assembly import dist_dir, install, is_installed, java_home
 
 log = logging.getLogger(__name__)
@@ -111,7 +117,20 @@ def _ensure_user(name: str) -> None:
         raise NodeError(f"could not create the system user {name!r} the node runs as: {proc.stderr.strip()}")
 
 
-def _write_config(settings: Settings, http_port: int, transport_port: int) -> None:
+def _yml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return json.dumps(value)  # a flow sequence; DNs hold commas, so each is quoted
+    return str(value)
+
+
+def probe_context(settings: Settings, url: str) -> ssl.SSLContext | None:
+    """How the lifecycle probes reach the local node: the local CA and the admin certificate."""
+    return security.admin_ssl_context(settings) if url.startswith("https") else None
+
+
+def _write_config(settings: Settings, http_port: int, transport_port: int, salt: str | None = None) -> None:
     config = dist_dir(settings) / "config"
     yml = {
         "cluster.name": CLUSTER_NAME,
@@ -124,8 +143,9 @@ def _write_config(settings: Settings, http_port: int, transport_port: int) -> No
         "path.logs": str(settings.node_home / "logs"),
         # A developer laptop or CI disk may be fuller than OpenSearch's 85 % watermark.
         "cluster.routing.allocation.disk.threshold_enabled": "false",
+        **security.opensearch_settings(settings, salt),
     }
-    (config / "opensearch.yml").write_text("".join(f"{k}: {v}\n" for k, v in yml.items()))
+    (config / "opensearch.yml").write_text("".join(f"{k}: {_yml(v)}\n" for k, v in yml.items()))
     (config / "jvm.options.d").mkdir(exist_ok=True)
     heap = settings.node_heap
     (config / "jvm.options.d" / "heap.options").write_text(f"-Xms{heap}\n-Xmx{heap}\n")
@@ -134,8 +154,12 @@ def _write_config(settings: Settings, http_port: int, transport_port: int) -> No
 def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     """Start the node (installing it first if needed) and wait until it answers. Idempotent."""
     state = read_state(settings)
-    if state and _pid_alive(state.pid) and probe.ping(state.url):
-        return state
+    if state and _pid_alive(state.pid):
+        if state.url.startswith("https") != settings.node_security:
+            log.warning("restarting the local node to turn security %s", "on" if settings.node_security else "off")
+            stop(settings)
+        elif probe.ping(state.url, context=probe_context(settings, state.url)):
+            return state
     if not is_installed(settings):
         install(settings)
     home = settings.node_home
@@ -145,7 +169,9 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     _stop_stray(pid_file)
     http_port = _free_port(settings.node_port)
     transport_port = _free_port(settings.node_port + 100, avoid={http_port})
-    _write_config(settings, http_port, transport_port)
+    config_dir = dist_dir(settings) / "config"
+    secrets = security.prepare(settings, config_dir) if settings.node_security else None
+    _write_config(settings, http_port, transport_port, secrets.salt_file.read_text().strip() if secrets else None)
 
     env = {
         "PATH": settings.system_path,
@@ -159,6 +185,8 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
         _ensure_user(settings.node_user)
         subprocess.run(["chown", "-R", f"{settings.node_user}:", str(home)], check=True)
         cmd = ["runuser", "-u", settings.node_user, "--", "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
+    if secrets:  # the plugin warns about every file in config/ that others may read
+        subprocess.run(["chmod", "-R", "go-rwx", str(config_dir)], check=True)
     stderr_log = home / "logs" / "startup.err"
     with stderr_log.open("w") as err:
         proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=dist_dir(settings))
@@ -167,7 +195,8 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
             f"the node did not start (exit {proc.returncode}).\n{_tail(stderr_log)}{_tail(log_file(settings))}"
             f"Logs: {stderr_log} and {log_file(settings)}"
         )
-    url = f"http://127.0.0.1:{http_port}"
+    url = f"{'https' if secrets else 'http'}://127.0.0.1:{http_port}"
+    context = probe_context(settings, url)
     started = time.monotonic()
     deadline = started + timeout
     pid = None
@@ -182,7 +211,10 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
                 f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(log_file(settings))}"
                 f"Logs: {stderr_log} and {log_file(settings)}"
             )
-        if probe.wait_for_health(url, timeout=2.0):
+        if probe.wait_for_health(url, timeout=2.0, context=context) and (
+                not secrets or security.initialized(settings, url)):
+            if secrets:
+                security.bootstrap(settings, url)
             state = NodeState(url, http_port, transport_port, pid or 0, settings.node_version, str(home))
             state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
             return state

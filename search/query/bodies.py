@@ -26,41 +26,67 @@ BM25_FIELDS = [
 ]
 
 
+MATCH_NONE: dict = {"match_none": {}}
+"""Closes the identifier sub-query's should-list: it matches nothing and scores nothing, and it
+lets the stored template (search.query.templates) write every optional clause as `clause,`."""
+
+
+# The leaf builders below take plain values (a date string, a list, a text); the stored search
+# templates are generated from the same functions (search.query.templates), so a change here
+# reaches both the Python requests and the templates every client uses.
+
+
+def validity_clauses(day) -> list[dict]:
+    """valid_from <= day < valid_to; a missing bound is open."""
+    return [{"bool": {"should": [{"range": {"valid_from": {"lte": day}}},
+                                 {"bool": {"must_not": {"exists": {"field": "valid_from"}}}}],
+                      "minimum_should_match": 1}},
+            {"bool": {"should": [{"range": {"valid_to": {"gt": day}}},
+                                 {"bool": {"must_not": {"exists": {"field": "valid_to"}}}}],
+                      "minimum_should_match": 1}}]
+
+
+def terms_clause(field_name: str, values) -> dict:
+    return {"terms": {field_name: values}}
+
+
+PUBLIC_CLAUSE: dict = {"term": {"public": True}}
+TERMS_FILTERS = (("jurisdiction", "jurisdictions"), ("doc_id", "doc_ids"), ("doc_key", "doc_keys"),
+                 ("doc_type", "doc_types"), ("language", "languages"))
+"""(chunk field, Filters attribute) of the terms filters, in the order every sub-query carries them."""
+
+
+def acl_should(groups_clause: dict | None) -> dict:
+    should: list = [PUBLIC_CLAUSE]
+    if groups_clause is not None:
+        should.append(groups_clause)
+    return {"bool": {"should": should, "minimum_should_match": 1}}
+
+
 def filter_clauses(filters: Filters) -> list[dict]:
     """The filter clauses every sub-query carries."""
     clauses: list[dict] = [acl_clause(filters.groups)]
     if filters.as_of:
-        day = filters.as_of.isoformat()
-        # valid_from <= as_of < valid_to; a missing bound is open.
-        clauses.append({"bool": {"should": [{"range": {"valid_from": {"lte": day}}},
-                                            {"bool": {"must_not": {"exists": {"field": "valid_from"}}}}],
-                                 "minimum_should_match": 1}})
-        clauses.append({"bool": {"should": [{"range": {"valid_to": {"gt": day}}},
-                                            {"bool": {"must_not": {"exists": {"field": "valid_to"}}}}],
-                                 "minimum_should_match": 1}})
-    for fld, values in (("jurisdiction", filters.jurisdictions), ("doc_id", filters.doc_ids),
-                        ("doc_key", filters.doc_keys), ("doc_type", filters.doc_types),
-                        ("language", filters.languages)):
+        clauses += validity_clauses(filters.as_of.isoformat())
+    for fld, attr in TERMS_FILTERS:
+        values = getattr(filters, attr)
         if values:
-            clauses.append({"terms": {fld: list(values)}})
+            clauses.append(terms_clause(fld, list(values)))
     return clauses
 
 
 def acl_clause(groups: tuple[str, ...]) -> dict:
     """Public chunks, plus chunks whose acl names one of the caller's groups."""
-    should: list[dict] = [{"term": {"public": True}}]
-    if groups:
-        should.append({"terms": {"acl": list(groups)}})
-    return {"bool": {"should": should, "minimum_should_match": 1}}
+    return acl_should(terms_clause("acl", list(groups)) if groups else None)
+
+
+def bm25_clause(text, clauses, fields: list[str] | None = None) -> dict:
+    return {"bool": {"must": [{"multi_match": {"query": text, "fields": fields or BM25_FIELDS, "type": "most_fields"}}],
+                     "filter": clauses}}
 
 
 def bm25_query(text: str, filters: Filters, fields: list[str] | None = None) -> dict:
-    return {
-        "bool": {
-            "must": [{"multi_match": {"query": text, "fields": fields or BM25_FIELDS, "type": "most_fields"}}],
-            "filter": filter_clauses(filters),
-        }
-    }
+    return bm25_clause(text, filter_clauses(filters), fields)
 
 
 def knn_query(vector: list[float], k: int, filters: Filters, field_name: str = "vector") -> dict:
@@ -68,23 +94,71 @@ def knn_query(vector: list[float], k: int, filters: Filters, field_name: str = "
                                  "filter": {"bool": {"filter": filter_clauses(filters)}}}}}
 
 
+def neural_clause(text, k, clauses, model_id: str | None = None, field_name: str = "vector") -> dict:
+    """k-NN with the question embedded inside OpenSearch (ml-commons calls the embedding server);
+    without `model_id` the index's default search pipeline supplies it (neural_query_enricher)."""
+    inner: dict = {"query_text": text}
+    if model_id:
+        inner["model_id"] = model_id
+    inner.update({"k": k, "filter": {"bool": {"filter": clauses}}})
+    return {"neural": {field_name: inner}}
+
+
+def neural_query(text: str, k: int, filters: Filters, model_id: str | None = None, field_name: str = "vector") -> dict:
+    return neural_clause(text, k, filter_clauses(filters), model_id, field_name)
+
+
+def vector_query(text: str, vector: list[float] | None, k: int, filters: Filters, model_id: str | None = None) -> dict:
+    """The k-NN sub-query: our vector (`knn`), or the text embedded by the engine (`neural`,
+    when `vector` is None and `model_id` names the query model)."""
+    if vector is not None:
+        return knn_query(vector, k, filters)
+    if model_id:
+        return neural_query(text, k, filters, model_id)
+    raise QueryError("a k-NN sub-query needs a query vector or an engine-side model id")
+
+
+def identifier_terms(refs: list[QueryRef]) -> tuple[list[str], list[str]]:
+    """(section labels, heading phrases) of the references the query makes to its own document:
+    a label for every internal reference, a phrase for each schedule / annex / part."""
+    internal = [r for r in refs if not r.external]
+    return [r.label for r in internal], [r.raw for r in internal if r.kind in ("schedule", "annex", "part")]
+
+
+def phrase_clause(phrase) -> dict:
+    return {"match_phrase": {"heading_path.text": {"query": phrase, "boost": 2.0}}}
+
+
+def label_clauses(label) -> list[dict]:
+    return [{"term": {"section": {"value": label, "boost": 3.0}}},
+            {"match_phrase": {"heading_path.text": {"query": label}}}]
+
+
+def identifier_clause(should: list, clauses) -> dict:
+    return {"bool": {"should": should, "minimum_should_match": 1, "filter": clauses}}
+
+
+def parent_labels(refs: list[QueryRef]) -> list[str]:
+    """The enclosing unit of each dotted article / section / clause label the query cites:
+    "articolo 13.2" of an Italian contract is comma 2 inside the unit labelled "13"."""
+    return list(dict.fromkeys(r.label.split(".")[0] for r in refs
+                              if not r.external and "." in r.label and r.kind in ("article", "section", "clause")))
+
+
+def parent_clause(label) -> dict:
+    return {"term": {"section": {"value": label, "boost": 1.0}}}
+
+
 def identifier_query(refs: list[QueryRef], filters: Filters) -> dict | None:
     """Exact matches of the query's references against section labels (and headings for
-    schedules / annexes), so "clause 14.3" ranks 14.3 above 14.2 and "section 21" above 21A."""
-    should: list[dict] = []
-    for ref in refs:
-        if ref.external:
-            continue
-        if ref.kind in ("schedule", "annex", "part"):
-            should.append({"match_phrase": {"heading_path.text": {"query": ref.raw, "boost": 2.0}}})
-        should.append({"term": {"section": {"value": ref.label, "boost": 3.0}}})
-        should.append({"match_phrase": {"heading_path.text": {"query": ref.label}}})
-        if "." in ref.label and ref.kind in ("article", "section", "clause"):
-            # "articolo 13.2" of an Italian contract is comma 2 inside the unit labelled "13"
-            should.append({"term": {"section": {"value": ref.label.split(".")[0], "boost": 1.0}}})
-    if not should:
+    schedules / annexes), so "clause 14.3" ranks 14.3 above 14.2 and "section 21" above 21A;
+    the enclosing unit of a dotted label weighs less (`parent_labels`)."""
+    labels, phrases = identifier_terms(refs)
+    if not labels:
         return None
-    return {"bool": {"should": should, "minimum_should_match": 1, "filter": filter_clauses(filters)}}
+    should = [phrase_clause(p) for p in phrases] + [c for label in labels for c in label_clauses(label)]
+    should += [parent_clause(label) for label in parent_labels(refs)]
+    return identifier_clause([*should, MATCH_NONE], filter_clauses(filters))
 
 
 TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "heading_path.text"]
@@ -93,7 +167,8 @@ TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "h
 def title_query(titles: list[str], filters: Filters) -> dict | None:
     """Clause-title matching: chunks whose clause heading names the question's topic in either
     language ("Governing law", "Legge applicabile e foro competente"), each heading phrase with
-    all its words (see `search.query.lexicon`)."""
+    all its words (see `search.query.lexicon`). A Python-side list, on when `title_weight` > 0:
+    the stored templates carry the default request, which has none (search.query.templates)."""
     should = [{"multi_match": {"query": t, "fields": TITLE_FIELDS, "type": "best_fields", "operator": "and"}}
               for t in dict.fromkeys(titles)]
     if not should:
@@ -111,10 +186,12 @@ def sub_query_list(
     refs: list[QueryRef] | None = None,
     knn_k: int | None = None,
     boost_doc_keys: tuple[str, ...] = (),
+    model_id: str | None = None,
     titles: list[str] | None = None,
 ) -> list[tuple[str, dict]]:
-    """The (kind, query) lists a search in `mode` fuses: "bm25", "knn", "identifier" (when the
-    question cites a section), "title" (when it names a clause topic; not in k-NN mode)."""
+    """The (kind, query) lists a search in `mode` fuses: "bm25", "knn" (a `neural` query when
+    there is no `vector`: the engine embeds the text with the model `model_id`), "identifier"
+    (when the question cites a section), "title" (when `titles` are given; not in k-NN mode)."""
     if mode not in MODES:
         raise QueryError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     if size < 1:
@@ -127,9 +204,9 @@ def sub_query_list(
             bm25["bool"]["should"] = [{"terms": {"doc_key": list(boost_doc_keys), "boost": 2.0}}]
         subs.append(("bm25", bm25))
     if mode in ("hybrid", "knn"):
-        if vector is None:
+        if vector is None and not model_id:
             raise QueryError(f"mode {mode} needs a query vector")
-        subs.append(("knn", knn_query(vector, k, filters)))
+        subs.append(("knn", vector_query(text, vector, k, filters, model_id)))
     ident = identifier_query(refs or [], filters)
     if ident is not None and mode != "knn":
         subs.append(("identifier", ident))
@@ -155,6 +232,22 @@ def body_of(mode: str, size: int, lists: list[tuple[str, dict]]) -> dict:
     return body
 
 
+def bool_search_body(bm25: dict, vector: dict, identifier, size) -> dict:
+    """BM25, k-NN [and identifier] sub-queries in one bool should: what a user restricted by
+    document-level security can run on 2.19, where a `hybrid` query fails under DLS (the scores
+    add up instead of being normalized and fused; docs/engine.md measures what that costs)."""
+    should = [bm25, vector, *([] if identifier is None else [identifier])]
+    return {"size": size, "_source": {"excludes": SOURCE_EXCLUDES},
+            "query": {"bool": {"should": should, "minimum_should_match": 1}}}
+
+
+def bool_body(text: str, vector: list[float] | None, filters: Filters, size: int,
+              refs: list[QueryRef] | None = None, model_id: str | None = None) -> dict:
+    """The `bool_search_body` of a question (the `legalsearch-bool` template renders the same)."""
+    return bool_search_body(bm25_query(text, filters), vector_query(text, vector, size, filters, model_id),
+                            identifier_query(refs or [], filters), size)
+
+
 def sub_queries(body: dict) -> list[dict]:
     """The sub-queries of a body (one for a plain query), e.g. to rank each list on its own."""
     query = body["query"]
@@ -174,21 +267,22 @@ ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summar
                   "summary.it^1", "opening^0.5", "opening.it^0.5", "profile^1", "profile.it^1"]
 
 
-def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int, knn_k: int | None = None,
-                 titles: list[str] | None = None) -> dict:
-    """Rank documents (title, parties, summary, opening, profile) for document routing. `knn_k`:
-    how many documents the k-NN list ranks (at least `size`); `titles`: clause-topic heading words
+ROUTING_SOURCE = ["doc_key", "doc_id", "version", "title"]
+
+
+def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int,
+                 model_id: str | None = None, knn_k: int | None = None, titles: list[str] | None = None) -> dict:
+    """Rank documents (title, parties, summary, opening, profile) for document routing;
+    `model_id` instead of a vector embeds the text inside the engine (`neural`). `knn_k`: how
+    many documents the k-NN list ranks (at least `size`); `titles`: clause-topic heading words
     (`search.query.lexicon`) matched against the profile's outline, so a question about "holding
-    back 5 %" finds the statute whose sections include "Prohibition of retention terms"."""
-    doc_filters = [c for c in filter_clauses(filters)]
-    bm25: dict = {"bool": {"must": [{"multi_match": {"query": text, "fields": ROUTING_FIELDS, "type": "most_fields"}}],
-                           "filter": doc_filters}}
+    back 5 %" finds the statute whose sections include "Prohibition of retention terms". The
+    `legalsearch-route` template renders the default (no titles, k-NN k = size)."""
+    bm25 = bm25_clause(text, filter_clauses(filters), ROUTING_FIELDS)
     if titles:
         bm25["bool"]["should"] = [{"multi_match": {"query": t, "fields": ["profile", "profile.it"], "operator": "and",
                                                    "boost": 0.5}} for t in dict.fromkeys(titles)]
     subs = [bm25]
-    if vector is not None:
-        subs.append({"knn": {"vector": {"vector": [float(x) for x in vector], "k": max(size, knn_k or size),
-                                        "filter": {"bool": {"filter": doc_filters}}}}})
-    return {"size": size, "_source": ["doc_key", "doc_id", "version", "title"],
-            "query": {"hybrid": {"queries": subs}}}
+    if vector is not None or model_id:
+        subs.append(vector_query(text, vector, max(size, knn_k or size), filters, model_id))
+    return {"size": size, "_source": ROUTING_SOURCE, "query": {"hybrid": {"queries": subs}}}

@@ -14,10 +14,13 @@ def now_iso() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-def record(req: SearchRequest, response: SearchResponse, timestamp: str) -> dict:
-    """The log document (pure)."""
+def record(req: SearchRequest, response: SearchResponse, timestamp: str, user: str | None = None,
+           groups: tuple[str, ...] | None = None) -> dict:
+    """The log document (pure): `user` is the verified caller, `groups` those searched (after the
+    caller's groups narrowed the requested ones)."""
     return {
         "timestamp": timestamp,
+        "user": user,
         "index": req.index,
         "query": req.query,
         "mode": req.mode,
@@ -26,7 +29,7 @@ def record(req: SearchRequest, response: SearchResponse, timestamp: str) -> dict
         "routing": req.routing != "off",
         "as_of": req.as_of.isoformat() if req.as_of else None,
         "jurisdiction": list(req.jurisdictions),
-        "groups": list(req.groups),
+        "groups": list(req.groups if groups is None else groups),
         "doc_ids": list(req.doc_ids),
         "doc_types": list(req.doc_types),
         "language": list(req.languages),
@@ -47,16 +50,22 @@ def record(req: SearchRequest, response: SearchResponse, timestamp: str) -> dict
 
 
 class RetrievalLog:
-    """Writes one record per search into the log index (created on first use)."""
+    """Writes one record per search into the log index (created on first use). On a secured
+    cluster only the `legalsearch_auditor` role (and the admin) may read it: the records hold
+    privileged queries, groups and hit ids."""
 
     def __init__(self, store, index: str):
         self.store = store
         self.index = index
         self._ready = False
 
-    def write(self, req: SearchRequest, response: SearchResponse) -> None:
+    def write(self, req: SearchRequest, response: SearchResponse, user: str | None = None,
+              groups: tuple[str, ...] | None = None) -> None:
         if not self._ready:
+            body = schema.log_index_body()
             if not self.store.index_exists(self.index):
-                self.store.create_index(self.index, schema.log_index_body())
+                self.store.create_index(self.index, body)
+            else:  # a log index made by an older version lacks newer fields (strict mapping)
+                self.store.put_mapping(self.index, {"properties": body["mappings"]["properties"]})
             self._ready = True
-        self.store.index_document(self.index, None, record(req, response, now_iso()))
+        self.store.index_document(self.index, None, record(req, response, now_iso(), user, groups))

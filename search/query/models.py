@@ -5,9 +5,9 @@ CLI options or the Python API's keywords) and what comes back (`SearchResponse`,
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
 
 from search.query.fusion import DEFAULT_RANK_CONSTANT
 
@@ -16,10 +16,14 @@ Fusion = Literal["rrf", "normalization"]
 Normalization = Literal["min_max", "l2"]
 Routing = Literal["off", "filter", "boost", "auto"]
 Rerank = Literal["off", "e5", "cross-encoder"]
+Embedding = Literal["python", "engine"]
 MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 ROUTINGS: tuple[str, ...] = get_args(Routing)
 RERANKERS: tuple[str, ...] = get_args(Rerank)
+EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
+# A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
+Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
 
 
 class Filters(BaseModel):
@@ -28,18 +32,13 @@ class Filters(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    as_of: date | None = None
+    as_of: Day = None
     jurisdictions: tuple[str, ...] = ()
     doc_ids: tuple[str, ...] = ()
     doc_types: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
     groups: tuple[str, ...] = ()
     doc_keys: tuple[str, ...] = ()
-
-    @field_validator("as_of", mode="before")
-    @classmethod
-    def _date(cls, value):
-        return value.date() if isinstance(value, datetime) else value
 
 
 REQUEST_FILTERS = tuple(name for name in Filters.model_fields if name != "doc_keys")
@@ -63,7 +62,7 @@ class SearchRequest(BaseModel):
     weights: tuple[float, ...] = (0.3, 0.7)
     title_weight: float = Field(0.0, ge=0.0, lt=1.0,
                                 description="share of the clause-title list (question topic -> clause headings, EN/IT)")
-    as_of: date | None = None
+    as_of: Day = None
     jurisdictions: tuple[str, ...] = ()
     doc_ids: tuple[str, ...] = ()
     doc_types: tuple[str, ...] = ()
@@ -85,6 +84,9 @@ class SearchRequest(BaseModel):
     expand_definitions: bool = False
     expand_limit: int | None = Field(None, ge=0, le=100, description="at most N chunks added after each hit")
     candidates: int | None = Field(None, ge=1, le=1000)
+    # Where the question is embedded: in this process ("python"), or inside OpenSearch by the
+    # index's remote query model ("engine": `neural` sub-queries; `legalsearch pipelines install`).
+    embedding: Embedding = "python"
 
     @field_validator("query")
     @classmethod
@@ -92,11 +94,6 @@ class SearchRequest(BaseModel):
         if not v.strip():
             raise ValueError("the query is empty")
         return v
-
-    @field_validator("as_of", mode="before")
-    @classmethod
-    def _date(cls, value):
-        return value.date() if isinstance(value, datetime) else value
 
     @field_validator("doc_types", mode="before")
     @classmethod

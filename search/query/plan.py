@@ -28,6 +28,7 @@ class SearchPlan:
     body: dict                      # the search request body (a hybrid query or a single one)
     pipeline: tuple[str, dict] | None  # (name, body) of the fusion pipeline; None for one list
     timings: dict[str, float] = field(default_factory=dict)
+    user: str | None = None         # the verified caller (search.security.principal), for the log
     prior: float = 0.0              # routing prior weight applied to the fused list (0: none)
     kinds: tuple[str, ...] = ()     # the fused lists, in body order: bm25, knn, identifier, title
 

@@ -13,7 +13,7 @@ import time
 
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
-from search.errors import LegalSearchError
+from search.errors import ConfigError, LegalSearchError, QueryError
 from search.index import indices, schema
 from search.query import bodies, cite, expand, lexicon
 from search.query import context as ctx
@@ -37,6 +37,7 @@ from search.query.plan import (
     routing_prior,
 )
 from search.query.rerank import Rerankers, rerank
+from search.security.principal import Authenticator
 from search.store import Store
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,9 @@ class SearchService:
         self.settings = settings
         self.store = store
         self.embedders = embedders
+        # who each search runs for: settings.user (an end user verified by the security plugin)
+        # or the store's own identity; it decides the ACL groups of every sub-query
+        self.authenticator = Authenticator(store, settings.user, settings.password)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._meta: dict[str, dict] = {}
@@ -72,14 +76,19 @@ class SearchService:
     def plan(self, req: SearchRequest) -> SearchPlan:
         """Everything decided before the fused query runs (routing runs its own small search)."""
         timings: dict[str, float] = {}
+        principal = self.authenticator.principal()
         meta = self.index_meta(req.index)
         refs = tuple(parse_identifiers(req.query))
-        filters = req.filters
+        # the caller's verified groups; a request's groups can only narrow them
+        filters = req.filters.model_copy(update={"groups": principal.restrict(req.groups)})
 
         vector = None
-        if needs_vector(req):
+        model_id = engine_model(meta, req)
+        if needs_vector(req) and model_id is None:
             t = time.perf_counter()
-            vector = self.embedders.get(meta.get("embedder", "minilm")).embed_query(req.query).tolist()
+            embedder = self.embedders.for_index(meta)
+            check_window(embedder, req.query)
+            vector = embedder.embed_query(req.query).tolist()
             timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
@@ -87,7 +96,7 @@ class SearchService:
         routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
-            routed = tuple(self.route(req, vector, filters))
+            routed = tuple(self.route(req, vector, filters, model_id))
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
@@ -99,25 +108,26 @@ class SearchService:
         titles = lexicon.title_terms(req.query) if req.title_weight > 0 else []
         size = candidate_size(req, prior)
         subs = bodies.sub_query_list(req.mode, text=req.query, vector=vector, filters=filters, size=size,
-                                     refs=list(refs), boost_doc_keys=boost, titles=titles)
+                                     refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles)
         kinds = tuple(kind for kind, _ in subs)
         body = bodies.body_of(req.mode, size, subs)
         pipeline = None
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights, kinds,
                                     req.title_weight)
-        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, prior, kinds)
+        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
+                          prior, kinds)
 
-    def route(self, req: SearchRequest, vector, filters: Filters) -> list[str]:
+    def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None) -> list[str]:
         """The doc_keys of the best documents for the query (title, parties, summary, profile).
 
-        The BM25 and k-NN document lists are fused by min-max normalization with
-        `routing_weights` (BM25 first): a name only one document carries ("Kenway's NDA") makes
-        that document's BM25 score stand out, which rank fusion would flatten; with
-        `routing_weights` unset, reciprocal rank fusion (the earlier behaviour)."""
+        With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
+        normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
+        document's BM25 score stand out, which rank fusion would flatten; unset, reciprocal rank
+        fusion (the `legalsearch-route` template's)."""
         titles = lexicon.title_terms(req.query) if req.routing_topics else []
-        body = bodies.routing_body(req.query, vector, filters, req.routing_docs, req.routing_knn, titles)
-        if req.routing_weights and vector is not None:
+        body = bodies.routing_body(req.query, vector, filters, req.routing_docs, model_id, req.routing_knn, titles)
+        if req.routing_weights and (vector is not None or model_id):
             weights = tuple(req.routing_weights)
             name = self.pipelines.ensure(normalization_pipeline_name("min_max", weights),
                                          normalization_pipeline_body("min_max", weights))
@@ -180,11 +190,10 @@ class SearchService:
         )
         if self.settings.log_searches if write_log is None else write_log:
             try:
-                self.retrieval_log.write(req, response)
+                self.retrieval_log.write(req, response, user=plan.user, groups=plan.filters.groups)
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
-
 
     def context_sources(self, req: SearchRequest, budget: int, *, attach: bool = True
                         ) -> tuple[SearchPlan, list[dict], dict[str, dict], dict[str, float]]:
@@ -219,8 +228,28 @@ class SearchService:
         used = sum(part.char_end - part.char_start for p in pieces for part in p.parts)
         reason = None if pieces else "no passage matched the query under the given filters (validity date, jurisdiction, access)"
         return ctx.ContextResponse(query=req.query, budget=budget, used_chars=used, pieces=pieces,
-                                       prompt=ctx.render(pieces), not_found=not pieces, not_found_reason=reason,
-                                       routed_docs=list(plan.routed), timings_ms=timings)
+                                   prompt=ctx.render(pieces), not_found=not pieces, not_found_reason=reason,
+                                   routed_docs=list(plan.routed), timings_ms=timings)
+
+
+def engine_model(meta: dict, req: SearchRequest) -> str | None:
+    """The remote query model of the index when the request asks the engine to embed."""
+    if req.embedding != "engine":
+        return None
+    model_id = (meta.get("engine") or {}).get("query_model_id")
+    if not model_id:
+        raise ConfigError(f"index {req.index!r} has no engine-side embedding model yet: install it with "
+                          f"`legalsearch pipelines install --index {req.index}` (or search with --embedding python)")
+    return model_id
+
+
+def check_window(embedder, query: str) -> None:
+    """A question longer than the model's window is refused, as the embedding server refuses it:
+    embedding only its first part would search for something else."""
+    tokens = embedder.count_tokens(query)
+    if tokens > embedder.max_tokens:
+        raise QueryError(f"the question has {tokens} tokens; the {embedder.name} model reads at most "
+                         f"{embedder.max_tokens}: shorten it")
 
 
 def _ms(start: float) -> float:

@@ -1,8 +1,8 @@
 """The Python API reference (docs/python.md), generated from the public names' own docstrings,
 signatures and pydantic fields, so it cannot drift from the code (a test checks it is current).
 
-    legalsearch api-reference           # rewrite docs/python.md (a hidden command)
-    legalsearch api-reference --check   # exit 1 if it is out of date
+    legalsearch reference           # rewrite docs/python.md (a hidden command)
+    legalsearch reference --check   # exit 1 if it is out of date
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ Framework retrievers (optional extras: `pip install .[langchain]`, `.[llamaindex
 `LegalSearch` and return the frameworks' own types with the citation, offsets and `via` of each
 hit in their metadata; filters pass through (`retriever.invoke(q, as_of=..., groups=[...])`).
 
-This page is generated from the code by `legalsearch api-reference`; a test checks it is current.
+This page is generated from the code by `legalsearch reference`; a test checks it is current.
 '''
 
 EXTRA_SECTIONS: list[tuple[str, str]] = []
@@ -93,7 +93,9 @@ def section(name: str, obj) -> str:
     parts = [f"### `{name}`\n"]
     if inspect.isclass(obj):
         kind = "exception" if issubclass(obj, BaseException) else "class"
-        parts.append(f"{kind} `{name}{_signature(obj) if not issubclass(obj, BaseException) else ''}`\n")
+        # exceptions take a message; models take the fields of their table (keyword arguments)
+        plain = issubclass(obj, (BaseException, BaseModel))
+        parts.append(f"{kind} `{name}{'' if plain else _signature(obj)}`\n")
         parts.append(_doc(obj) + "\n")
         if issubclass(obj, BaseModel):
             parts.append(_fields_table(obj) + "\n")

@@ -1,7 +1,7 @@
 """The CLI reference (docs/cli.md) generated from the click commands' own help.
 
-    legalsearch cli-reference           # rewrite docs/cli.md (a hidden command)
-    legalsearch cli-reference --check   # exit 1 if docs/cli.md is out of date (a test runs the check)
+    legalsearch reference           # rewrite docs/cli.md (a hidden command)
+    legalsearch reference --check   # exit 1 if docs/cli.md is out of date (a test runs the check)
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ def commands(group: click.Group, prefix: str = "legalsearch") -> list[tuple[str,
     out: list[tuple[str, click.Command]] = [(prefix, group)]
     for name in sorted(group.commands):
         cmd = group.commands[name]
+        if cmd.hidden:
+            continue
         full = f"{prefix} {name}"
         if isinstance(cmd, click.Group):
             out += commands(cmd, full)
@@ -27,7 +29,7 @@ def commands(group: click.Group, prefix: str = "legalsearch") -> list[tuple[str,
 
 
 def render(group: click.Group) -> str:
-    parts = ["# CLI reference\n", "Generated from `--help` by `legalsearch cli-reference`; a test checks it is current.\n"]
+    parts = ["# CLI reference\n", "Generated from `--help` by `legalsearch reference`; a test checks it is current.\n"]
     for full, cmd in commands(group):
         ctx = click.Context(cmd, info_name=full, terminal_width=100, max_content_width=100,
                             help_option_names=["-h", "--help"])

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from search.errors import LegalSearchError
-from search.node import assembly, process
+from search import engine
+from search.config import Settings
+from search.errors import ConfigError, LegalSearchError
+from search.node import assembly, process, security
 from search.store import Store
 
 
@@ -18,7 +20,8 @@ def node_status(store: Store) -> dict:
         "reachable": False,
     }
     try:
-        report["url"] = store.url
+        report["url"] = store.url  # never with credentials (search.store.connection)
+        report["user"] = store.connection.user
         info = store.info()
         health = store.health()
     except LegalSearchError as e:
@@ -38,12 +41,14 @@ def node_status(store: Store) -> dict:
             for i in store.indices()
             if not i["index"].startswith(".")
         ],
+        engine=engine.status(store, settings),
     )
     return report
 
 
 def render(report: dict) -> str:
-    lines = [f"node:     {report.get('url', '-')} ({report['source']})"]
+    lines = [f"node:     {report.get('url', '-')} ({report['source']})"
+             + (f" as {report['user']}" if report.get("user") else "")]
     if not report["reachable"]:
         lines.append(f"status:   not reachable: {report.get('error', '')}")
         lines.append(f"installed: {report['installed']} (home {report['node_home']}); log: {report['log']}")
@@ -58,9 +63,48 @@ def render(report: dict) -> str:
             f"heap:     {heap['heap_used_bytes'] / 2**20:.0f} MiB used of {heap['heap_max_bytes'] / 2**20:.0f} MiB"
             f" ({heap['name']})"
         )
+    server = report["engine"]["server"]
+    lines.append(f"embedding server: {server['url']} {server['status']}"
+                 + (f" ({', '.join(server['models'] or [])})" if server["status"] == "ok" else
+                    f": {server.get('error') or 'start it with `legalsearch node start`'}"))
+    for m in report["engine"]["models"]:
+        lines.append(f"  model {m['name']:<30} {m['state']:<14} {m['model_id']}" if "name" in m else f"  models: {m}")
     lines.append(f"indices:  {len(report['indices'])}")
     for idx in sorted(report["indices"], key=lambda i: i["index"]):
         lines.append(f"  {idx['index']:<40} {idx['docs']:>9} docs  {idx['size'] or '':>8}  {idx['health']}")
     if report["source"] == "local node":
         lines.append(f"home:     {report['node_home']} (log: {report['log']})")
+    return "\n".join(lines)
+
+
+def credentials(settings: Settings, show_password: bool = False) -> dict:
+    """How to log in to the local node; the admin password only when asked for."""
+    found = security.secrets_of(settings)
+    if found is None:
+        raise ConfigError(f"no readable secrets for the local node in {settings.node_secrets}: start it once with "
+                          "`legalsearch node start`, or run as the user who did")
+    report = {
+        "url": process.local_url(settings),
+        "user": security.ADMIN_USER,
+        "ca_certs": str(found.pki.ca),
+        "admin_password_file": str(found.admin_password_file),
+        "service_user": security.SERVICE_USER,
+        "service_password_file": str(found.service_password_file),
+        "secrets_dir": str(found.folder),
+    }
+    if show_password:
+        report["admin_password"] = found.admin_password()
+    return report
+
+
+def render_credentials(report: dict) -> str:
+    lines = [
+        f"url:       {report['url'] or '(the local node is not running: legalsearch node start)'}",
+        f"user:      {report['user']}",
+        "password:  " + (report["admin_password"] if "admin_password" in report
+                         else f"in {report['admin_password_file']} (or --show-password)"),
+        f"CA:        {report['ca_certs']}",
+        f"service:   {report['service_user']} (password in {report['service_password_file']})",
+        f"curl:      curl --cacert {report['ca_certs']} -u {report['user']} {report['url'] or 'https://127.0.0.1:9200'}",
+    ]
     return "\n".join(lines)

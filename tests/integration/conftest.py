@@ -27,3 +27,56 @@ def service(settings, store, embedders):
     from search.query.service import SearchService
 
     return SearchService(settings.model_copy(update={"log_searches": False}), store, embedders)
+
+
+# --------------------------------------------------------------------------- security
+
+
+@pytest.fixture(scope="session")
+def secured(store):
+    """The node's answer to "who am I" for the admin connection; a node without the security
+    plugin fails these tests (the local node is secured by default)."""
+    info = store.authinfo()
+    if info is None:
+        pytest.fail(f"{store.url} has no security plugin: run against the local node (secured by default) or a "
+                    "secured OPENSEARCH_URL with admin credentials")
+    return info
+
+
+def user_store(settings, url: str, name: str, password: str):
+    """A Store connected as `name` itself: what curl or Dashboards would do with its password."""
+    from pydantic import SecretStr
+
+    from search.store import Store
+
+    return Store(settings.model_copy(update={"opensearch_user": name, "opensearch_password": SecretStr(password),
+                                             "log_searches": False}), url=url)
+
+
+@pytest.fixture(scope="session")
+def people(store, secured):
+    """alice (group litigation-team), bob (no group), carol (auditor): base name -> (user, password),
+    made for this session and removed afterwards."""
+    from search.node.security import make_password
+    from search.security import admin
+
+    suffix = uuid.uuid4().hex[:6]
+    made = {}
+    for base, groups, roles in (("alice", ("litigation-team",), ("reader",)), ("bob", (), ("reader",)),
+                                ("carol", (), ("auditor",))):
+        name, password = f"{base}-{suffix}", make_password()
+        admin.users_add(store, name, password, groups, roles)
+        made[base] = (name, password)
+    yield made
+    for name, _ in made.values():
+        admin.users_remove(store, name)
+
+
+@pytest.fixture(scope="session")
+def admin_client(settings, opensearch_url, embedders):
+    """The public client as the admin, sharing the session's models."""
+    from search import LegalSearch
+
+    client = LegalSearch(settings.model_copy(update={"log_searches": False}), url=opensearch_url)
+    client.embedders = embedders
+    return client

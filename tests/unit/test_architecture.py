@@ -40,4 +40,4 @@ def test_every_public_name_is_documented_and_the_reference_is_current():
     text = apidoc.DOC.read_text()
     missing = [name for name in search.__all__ if f"### `{name}`" not in text]
     assert not missing, f"undocumented in docs/python.md: {missing}"
-    assert apidoc.is_current(), "docs/python.md is out of date: run `legalsearch api-reference`"
+    assert apidoc.is_current(), "docs/python.md is out of date: run `legalsearch reference`"

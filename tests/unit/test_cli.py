@@ -20,7 +20,7 @@ def test_every_command_has_help_with_an_example(name):
 
 
 def test_cli_reference_is_current():
-    assert clidoc.is_current(cli.main), "docs/cli.md is out of date: run `legalsearch cli-reference`"
+    assert clidoc.is_current(cli.main), "docs/cli.md is out of date: run `legalsearch reference`"
 
 
 def test_version_and_short_help():

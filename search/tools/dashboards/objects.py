@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from search.errors import ConfigError
+from search.query.bodies import SOURCE_EXCLUDES
 from search.tools.dashboards.checks import INDEX_REF_NAME
 from search.tools.dashboards.fields import META_FIELDS, FieldSpec, mapping_of
 
@@ -105,8 +106,9 @@ def _slug(name: str) -> str:
 # ----------------------------------------------------------------------------- objects
 
 
-def index_pattern(pattern_id: str, title: str, time_field: str, kind: str) -> dict[str, Any]:
-    """An index pattern over `title` (index, alias or wildcard) with the fields of mappings/<kind>.json."""
+def index_pattern(pattern_id: str, title: str, time_field: str, kind: str, hidden: Sequence[str] = ()) -> dict[str, Any]:
+    """An index pattern over `title` (index, alias or wildcard) with the fields of mappings/<kind>.json;
+    `hidden` fields are left out of Discover's documents (source filters)."""
     fields = mapping_of(kind)
     attributes = {
         "title": title,
@@ -114,10 +116,22 @@ def index_pattern(pattern_id: str, title: str, time_field: str, kind: str) -> di
         "fields": _index_pattern_fields(fields.values()),
         "fieldFormatMap": "{}",
     }
+    if hidden:
+        attributes["sourceFilters"] = json.dumps([{"value": _require(fields, name)} for name in hidden],
+                                                 separators=(",", ":"))
     return _saved_object("index-pattern", pattern_id, attributes, [])
 
 
-def chunks_search(search_id: str, pattern_id: str) -> dict[str, Any]:
+def in_force_query() -> str:
+    """DQL: chunks whose validity covers today (a missing bound is open, as in every search)."""
+    fields = mapping_of("chunks")
+    start, end = _require(fields, "valid_from"), _require(fields, "valid_to")
+    return f"(not {start}:* or {start} <= now) and (not {end}:* or {end} > now)"
+
+
+def chunks_search(search_id: str, pattern_id: str, title: str = "legalsearch chunks",
+                  description: str = "One row per chunk: document, version, section, heading path, validity and "
+                                     "clause labels.", query: str = "") -> dict[str, Any]:
     """Discover view of the chunks: which document, version, section and validity each one has."""
     fields = mapping_of("chunks")
     columns = [
@@ -127,13 +141,13 @@ def chunks_search(search_id: str, pattern_id: str) -> dict[str, Any]:
     # doc_title is analysed text (no doc values); its keyword sub-field is what can be sorted on.
     sort = [[_require(fields, "doc_title.keyword", aggregatable=True), "asc"]]
     attributes = {
-        "title": "legalsearch chunks",
-        "description": "One row per chunk: document, version, section, heading path, validity and clause labels.",
+        "title": title,
+        "description": description,
         "hits": 0,
         "columns": columns,
         "sort": sort,
         "version": 1,
-        "kibanaSavedObjectMeta": _search_source(),
+        "kibanaSavedObjectMeta": _search_source(query),
     }
     return _saved_object("search", search_id, attributes, _index_ref(pattern_id))
 
@@ -331,9 +345,15 @@ def saved_objects(chunks_alias: str = DEFAULT_CHUNKS_ALIAS, log_index: str = DEF
     visualizations = log_visualizations(log_prefix, log_pattern_id)
     panels = [("visualization", v["id"]) for v in visualizations] + [("search", search_id)]
     return [
-        index_pattern(chunks_pattern_id, chunks_alias, CHUNKS_TIME_FIELD, "chunks"),
+        # the vector (384 numbers) and the embedded text (summary + heading + text again) would
+        # fill every Discover row; searches never return them either (bodies.SOURCE_EXCLUDES)
+        index_pattern(chunks_pattern_id, chunks_alias, CHUNKS_TIME_FIELD, "chunks", hidden=SOURCE_EXCLUDES),
         index_pattern(log_pattern_id, log_index, LOG_TIME_FIELD, "log"),
         chunks_search(search_id, chunks_pattern_id),
+        chunks_search(f"{chunks_prefix}-chunks-in-force", chunks_pattern_id, "legalsearch chunks in force today",
+                      "Chunks whose validity (valid_from <= today < valid_to) covers today: the text a search "
+                      "without --as-of would want. For hybrid search use Dev Tools (docs/dashboards.md).",
+                      in_force_query()),
         *visualizations,
         retrieval_dashboard(f"{chunks_prefix}-retrieval-dashboard", panels),
     ]

@@ -68,7 +68,7 @@ def test_every_line_is_a_saved_object(objects):
 
 def test_expected_objects_and_titles(objects):
     kinds = [o["type"] for o in objects]
-    assert kinds.count("index-pattern") == 2 and kinds.count("search") == 1
+    assert kinds.count("index-pattern") == 2 and kinds.count("search") == 2
     assert kinds.count("visualization") >= 2 and kinds.index("index-pattern") == 0
     patterns = _patterns(objects)
     assert patterns["legalsearch"]["attributes"]["timeFieldName"] == "ingested_at"
@@ -80,6 +80,13 @@ def test_expected_objects_and_titles(objects):
     ]
     # doc_title is text: Discover sorts on its keyword sub-field.
     assert search["attributes"]["sort"] == [["doc_title.keyword", "asc"]]
+    # Discover shows neither the vector nor the embedded text (what searches leave out too)
+    assert json.loads(patterns["legalsearch"]["attributes"]["sourceFilters"]) == [{"value": "vector"},
+                                                                                   {"value": "embedded_text"}]
+    in_force = next(o for o in objects if o["id"] == "legalsearch-chunks-in-force")
+    query = json.loads(in_force["attributes"]["kibanaSavedObjectMeta"]["searchSourceJSON"])["query"]
+    assert query == {"query": "(not valid_from:* or valid_from <= now) and (not valid_to:* or valid_to > now)",
+                     "language": "kuery"}
 
 
 def test_references_point_to_existing_objects(objects, by_id):

@@ -1,0 +1,576 @@
+"""Scale: one index grown to 10k, 100k and 1M chunks on one node, measured at each size.
+A benchmark that prints figures, not a test.
+
+    python benchmarks/scale.py --data ../shared/data/legalbench-rag --out out/scale
+    python benchmarks/scale.py --data ... --out out/scale --sizes 10000,100000 --encoders float,sq
+    python benchmarks/scale.py --data ... --out out/scale --experiments    # the settings, one by one
+
+The documents are copies: every chunk of the LegalBench-RAG corpus (referenced scope, chunked,
+summarized and embedded by the product, read from the evaluation index of the default
+configuration, which is built first if missing) is reused under new ids, one copy per document
+per round. Each copy gets its own metadata (validity dates, ACL group or public) and its vector is
+the real embedding plus small Gaussian noise (relative norm --noise, i.e. cosine ~0.97 to the
+original), renormalised: the vector distribution is realistic, the texts repeat.
+
+At each size: indexing rate (bulk, with refresh off and no replicas during the load, restored
+after), disk (per Lucene file type, so the vector structures are separated), JVM heap and the
+node's off-heap memory (resident anonymous memory beyond the heap, and resident index files),
+and query latency p50 / p95 for bm25, knn, hybrid RRF and hybrid normalization with filters
+(as_of + groups) on, as `legalsearch search` sends them (routing and expansion off, so each row
+times one OpenSearch search). HNSW float vectors are compared with the Lucene scalar-quantized
+encoder (--encoders float,sq): recall@10 of the filtered k-NN list against exact search (numpy
+over the same filtered vectors), memory and latency.
+
+Long runs are bounded and resumable: --hours stops the growth (what was indexed stays), the
+state file in --out records every finished size, and a second run continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import struct
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from search.config import Settings
+from search.embed import Embedders
+from search.evaluation.harness import build_index
+from search.evaluation.legalbench import corpus_files, load_benchmark
+from search.evaluation.runner import load_config
+from search.index import bulk as bulk_settings
+from search.index import schema
+from search.query.models import SearchRequest
+from search.query.service import SearchService
+from search.store import Store
+
+REPO = Path(__file__).resolve().parent.parent
+DIM = 384
+AS_OF = dt.date(2025, 6, 1)
+GROUP = "group-3"
+N_GROUPS = 20
+EPOCH = dt.date(2014, 1, 1)
+MODES = {
+    "bm25": {"mode": "bm25"},
+    "knn": {"mode": "knn"},
+    "hybrid rrf": {"mode": "hybrid", "fusion": "rrf"},
+    "hybrid norm.": {"mode": "hybrid", "fusion": "normalization"},
+}
+
+
+# ----------------------------------------------------------------------------- the documents
+
+
+class Base:
+    """The real chunks: their `_source` (without the vector), their vectors, their document."""
+
+    def __init__(self, sources: list[dict], vectors: np.ndarray):
+        self.sources = sources
+        self.vectors = vectors
+        docs = sorted({s["doc_id"] for s in sources})
+        self.doc_index = np.array([docs.index(s["doc_id"]) for s in sources], dtype=np.int64)
+        self.n = len(sources)
+
+
+def load_base(args, service: SearchService) -> tuple[str, Base]:
+    config = load_config(args.config)
+    queries = load_benchmark(args.data)
+    files = corpus_files(args.data, "referenced", queries)
+    name, _ = build_index(config, service, args.data, files, "referenced", progress=True)
+    sources, vectors = [], []
+    for hit in service.store.scan(name, {"match_all": {}}):
+        source = hit["_source"]
+        vectors.append(np.asarray(source.pop("vector"), dtype=np.float32))
+        sources.append(source)
+    order = sorted(range(len(sources)), key=lambda i: sources[i]["chunk_id"])
+    print(f"base: {len(sources):,} real chunks of {len({s['doc_id'] for s in sources})} documents from index {name}")
+    return name, Base([sources[i] for i in order], np.stack([vectors[i] for i in order]))
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64 of uint64s: deterministic per-document metadata."""
+    x = (x + np.uint64(0x9E3779B97F4A7C15)) & np.uint64(0xFFFFFFFFFFFFFFFF)
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+def metadata(base: Base, rows: np.ndarray) -> dict[str, np.ndarray]:
+    """Per row: public, ACL group (-1: none), valid_from / valid_to in days since EPOCH (-1: open).
+    One draw per (document, copy): every chunk of a copy shares its document's metadata."""
+    copy = rows // base.n
+    doc = base.doc_index[rows % base.n]
+    with np.errstate(over="ignore"):
+        h = _mix(doc.astype(np.uint64) * np.uint64(1_000_003) + copy.astype(np.uint64))
+    public = (h % np.uint64(10)) < np.uint64(6)
+    group = np.where(public, -1, ((h >> np.uint64(8)) % np.uint64(N_GROUPS)).astype(np.int64))
+    valid_from = ((h >> np.uint64(16)) % np.uint64(12 * 365)).astype(np.int64)
+    closed = ((h >> np.uint64(32)) % np.uint64(10)) < np.uint64(3)
+    valid_to = np.where(closed, valid_from + 365 * (1 + ((h >> np.uint64(40)) % np.uint64(6)).astype(np.int64)), -1)
+    return {"public": public, "group": group, "valid_from": valid_from, "valid_to": valid_to}
+
+
+def visible(meta: dict[str, np.ndarray]) -> np.ndarray:
+    """Rows the filters of every query let through: public or GROUP, valid on AS_OF."""
+    day = (AS_OF - EPOCH).days
+    acl = meta["public"] | (meta["group"] == int(GROUP.split("-")[1]))
+    return acl & (meta["valid_from"] <= day) & ((meta["valid_to"] == -1) | (meta["valid_to"] > day))
+
+
+def vectors_for(base: Base, start: int, end: int, noise: float, seed: int = 7) -> np.ndarray:
+    """Rows [start, end): the base vector plus noise of relative norm `noise` (copy 0 exact),
+    in blocks of 1,000 rows with their own seed, so any range is reproducible."""
+    out = np.empty((end - start, DIM), dtype=np.float32)
+    block = 1000
+    for b0 in range(start - start % block, end, block):
+        rng = np.random.default_rng((seed, b0 // block))
+        g = rng.standard_normal((block, DIM)).astype(np.float32)
+        g *= noise / np.linalg.norm(g, axis=1, keepdims=True)
+        rows = np.arange(b0, b0 + block)
+        v = base.vectors[rows % base.n] + np.where((rows < base.n)[:, None], 0, g)
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        lo, hi = max(b0, start), min(b0 + block, end)
+        out[lo - start:hi - start] = v[lo - b0:hi - b0]
+    return out
+
+
+def _day(days: int) -> str | None:
+    return None if days < 0 else (EPOCH + dt.timedelta(days=int(days))).isoformat()
+
+
+def actions(base: Base, index: str, start: int, end: int, noise: float):
+    meta = metadata(base, np.arange(start, end))
+    vectors = vectors_for(base, start, end, noise)
+    for j, row in enumerate(range(start, end)):
+        source = dict(base.sources[row % base.n])
+        copy = row // base.n
+        doc_id = f"{source['doc_id']}~{copy}"
+        group = int(meta["group"][j])
+        source.update({
+            "doc_id": doc_id, "doc_key": f"{doc_id}:{source.get('version')}",
+            "chunk_id": f"{doc_id}:{source.get('version')}:{source['position']}",
+            "public": bool(meta["public"][j]), "acl": [] if group < 0 else [f"group-{group}"],
+            "valid_from": _day(meta["valid_from"][j]), "valid_to": _day(meta["valid_to"][j]),
+            "vector": vectors[j].tolist(),
+        })
+        yield {"_op_type": "index", "_index": index, "_id": source["chunk_id"], "_routing": doc_id, "_source": source}
+
+
+def row_of(chunk_id: str, base_rows: dict[tuple[str, int], int], n: int) -> int:
+    doc_id, _version, position = chunk_id.rsplit(":", 2)
+    original, copy = doc_id.rsplit("~", 1)
+    return int(copy) * n + base_rows[(original, int(position))]
+
+
+# ----------------------------------------------------------------------------- the index
+
+
+def index_body(name: str, encoder: str, embedder, variant: dict | None = None) -> dict:
+    """The product's chunks index body, with the encoder and (for --experiments) one setting changed."""
+    meta = {"embedder": embedder.name, "model": embedder.model_id, "dim": DIM, "max_tokens": embedder.max_tokens,
+            **embedder.describe(), "chunker": "structural", "summarizer": "title-fingerprint",
+            "benchmark": "scale: LegalBench chunks copied under new ids, vectors = real embeddings + noise"}
+    body = schema.index_body("chunks", name, DIM, meta)
+    vector = body["mappings"]["properties"]["vector"]
+    if encoder == "sq":
+        vector["method"]["parameters"]["encoder"] = {"name": "sq"}
+    for key, value in (variant or {}).items():
+        if key == "vector_doc_values":
+            vector["doc_values"] = value
+        elif key == "derived_source":
+            body["settings"]["index"]["knn.derived_source.enabled"] = value
+        elif key == "keyword_doc_values":
+            for field in bulk_settings.NO_DOC_VALUES:
+                body["mappings"]["properties"][field]["doc_values"] = value
+    return body
+
+
+def grow(store: Store, base: Base, index: str, target: int, noise: float, deadline: float,
+         refresh_off: bool = True, progress_every: int = 20_000) -> tuple[int, float]:
+    """Bulk-load rows up to `target` (resuming from what the index holds); returns (rows added, seconds)."""
+    concrete = schema.concrete_name(index, "chunks")
+    store.refresh(concrete)
+    start = store.count(concrete)
+    if start >= target:
+        return 0, 0.0
+    previous = bulk_settings.begin_bulk(store, concrete) if refresh_off else None
+    t0 = time.perf_counter()
+    row = start
+    try:
+        while row < target and time.time() < deadline:
+            end = min(target, row + progress_every)
+            store.bulk(actions(base, concrete, row, end, noise), chunk_size=500)
+            row = end
+            rate = (row - start) / (time.perf_counter() - t0)
+            print(f"  {index}: {row:,} / {target:,} rows, {rate:.0f} rows/s, load average {os.getloadavg()[0]:.1f}",
+                  flush=True)
+    finally:
+        if previous is not None:
+            bulk_settings.end_bulk(store, concrete, previous)
+        else:
+            store.refresh(concrete)
+    return row - start, time.perf_counter() - t0
+
+
+# ----------------------------------------------------------------------------- measurements
+
+
+def _lucene_entries(cfe: Path) -> dict[str, int]:
+    """File sizes inside a Lucene compound file (.cfe: codec header, vint count, (id, offset, length))."""
+    data = cfe.read_bytes()
+    pos = 4  # magic
+
+    def vint() -> int:
+        nonlocal pos
+        value, shift = 0, 0
+        while True:
+            b = data[pos]
+            pos += 1
+            value |= (b & 0x7F) << shift
+            if b < 0x80:
+                return value
+            shift += 7
+
+    def string() -> str:
+        nonlocal pos
+        n = vint()
+        s = data[pos:pos + n].decode()
+        pos += n
+        return s
+
+    string()  # codec name
+    pos += 4 + 16  # version, object id
+    pos += 1 + data[pos]  # suffix
+    entries = {}
+    for _ in range(vint()):
+        name = string()
+        offset, length = struct.unpack(">qq", data[pos:pos + 16])
+        pos += 16
+        entries[name] = length
+    return entries
+
+
+FILE_KINDS = {
+    ".vec": "vectors (float)", ".veq": "vectors (quantized)", ".vex": "HNSW graph", ".vem": "vector meta",
+    ".vemf": "vector meta", ".vemq": "vector meta", ".fdt": "stored fields (_source)", ".fdx": "stored fields (_source)",
+    ".fdm": "stored fields (_source)", ".tim": "terms", ".tip": "terms", ".tmd": "terms", ".doc": "postings",
+    ".pos": "postings", ".pay": "postings", ".dvd": "doc values", ".dvm": "doc values", ".nvd": "norms",
+    ".nvm": "norms", ".kdd": "points", ".kdi": "points", ".kdm": "points",
+}
+
+
+def disk_breakdown(node_home: Path, uuid: str) -> dict[str, int]:
+    """Bytes per kind of Lucene file (compound files opened) for the index's shard 0."""
+    directory = node_home / "data" / "nodes" / "0" / "indices" / uuid / "0" / "index"
+    sizes: dict[str, int] = {}
+    for path in directory.iterdir():
+        if path.suffix == ".cfe":
+            for name, length in _lucene_entries(path).items():
+                kind = FILE_KINDS.get(Path(name).suffix, "other")
+                sizes[kind] = sizes.get(kind, 0) + length
+        elif path.suffix not in (".cfs", ".cfe", ".si", ".lock") and not path.name.startswith("segments"):
+            kind = FILE_KINDS.get(path.suffix, "other")
+            sizes[kind] = sizes.get(kind, 0) + path.stat().st_size
+    return sizes
+
+
+def node_memory(store: Store, pid: int) -> dict[str, float]:
+    stats = store.client.nodes.stats(metric="jvm,indices")
+    node = next(iter(stats["nodes"].values()))
+    heap = node["jvm"]["mem"]
+    status = {}
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "RssAnon", "RssFile"):
+                status[key] = int(value.split()[0]) * 1024
+    except OSError:
+        pass
+    return {
+        "heap_used": heap["heap_used_in_bytes"], "heap_committed": heap["heap_committed_in_bytes"],
+        "heap_max": heap["heap_max_in_bytes"], "non_heap_committed": heap.get("non_heap_committed_in_bytes", 0),
+        "rss": status.get("VmRSS", 0), "rss_anon": status.get("RssAnon", 0), "rss_file": status.get("RssFile", 0),
+        "segments": node["indices"]["segments"]["count"],
+    }
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def measure_queries(service: SearchService, index: str, texts: list[str], k: int = 10) -> dict:
+    """Each query in every mode (the modes in a shuffled order per query); returns ms lists and
+    the k-NN hits (for recall)."""
+    times: dict[str, list[float]] = {m: [] for m in MODES}
+    knn_hits: list[list[str]] = []
+    rng = random.Random(5)
+    common = {"index": index, "k": k, "routing": "off", "expand_xrefs": False, "as_of": AS_OF, "groups": (GROUP,)}
+    for text in texts[:5]:  # warm caches and the pipelines
+        for params in MODES.values():
+            service.search(SearchRequest(query=text, **common, **params))
+    for text in texts:
+        order = list(MODES)
+        rng.shuffle(order)
+        for label in order:
+            r = service.search(SearchRequest(query=text, **common, **MODES[label]))
+            times[label].append(r.timings_ms["search"])
+            if label == "knn":
+                knn_hits.append([h.chunk_id for h in r.hits])
+    return {"times": times, "knn_hits": knn_hits}
+
+
+def exact_top(qvecs: np.ndarray, vectors: np.ndarray, mask: np.ndarray, k: int = 10) -> list[np.ndarray]:
+    """Exact top-k rows by cosine among `mask` rows (vectors are unit length), in blocks."""
+    best_s = np.full((len(qvecs), 0), -np.inf, dtype=np.float32)
+    best_i = np.zeros((len(qvecs), 0), dtype=np.int64)
+    for start in range(0, len(vectors), 100_000):
+        block = np.asarray(vectors[start:start + 100_000])
+        scores = qvecs @ block.T
+        scores[:, ~mask[start:start + len(block)]] = -np.inf
+        top = np.argpartition(-scores, min(k, scores.shape[1] - 1), axis=1)[:, :k]
+        s = np.take_along_axis(scores, top, axis=1)
+        best_s = np.concatenate([best_s, s], axis=1)
+        best_i = np.concatenate([best_i, top + start], axis=1)
+        keep = np.argsort(-best_s, axis=1)[:, :k]
+        best_s, best_i = np.take_along_axis(best_s, keep, axis=1), np.take_along_axis(best_i, keep, axis=1)
+    return [row[np.isfinite(s)] for row, s in zip(best_i, best_s, strict=True)]
+
+
+# ----------------------------------------------------------------------------- one size
+
+
+def measure(args, service: SearchService, base: Base, index: str, size: int, added: int, seconds: float,
+            merge_s: float, texts: list[str], qvecs: np.ndarray, vectors_file: Path) -> dict:
+    store = service.store
+    concrete = schema.concrete_name(index, "chunks")
+    settings = store.client.indices.get_settings(index=concrete)[concrete]["settings"]["index"]
+    stats = store.client.indices.stats(index=concrete, metric="store,segments,docs")["indices"][concrete]["primaries"]
+    home = Path(service.settings.node_home)
+    pid = json.loads((home / "node.json").read_text())["pid"]
+    result = measure_queries(service, index, texts)
+    memory = node_memory(store, pid)
+    disk = disk_breakdown(home, settings["uuid"])
+    # recall@10 of the filtered k-NN list against exact search over the same filtered rows
+    base_rows = {(s["doc_id"], int(s["position"])): i for i, s in enumerate(base.sources)}
+    rows = np.arange(size)
+    mask = visible(metadata(base, rows))
+    vectors = np.load(vectors_file, mmap_mode="r")[:size]
+    truth = exact_top(qvecs, vectors, mask)
+    recalls = []
+    for hits, exact in zip(result["knn_hits"], truth, strict=True):
+        got = {row_of(c, base_rows, base.n) for c in hits}
+        recalls.append(len(got & set(exact.tolist())) / max(1, min(10, len(exact))))
+    times = result["times"]
+    bm25_p50, bm25_p95 = pct(times["bm25"], .5), pct(times["bm25"], .95)
+    vector_bytes = sum(v for k, v in disk.items() if k.startswith("vectors") or k in ("HNSW graph", "vector meta"))
+    return {
+        "index": index, "size": size, "docs": stats["docs"]["count"], "visible_share": float(mask.mean()),
+        "rows_added": added, "index_seconds": seconds, "rows_per_s": added / seconds if seconds else None,
+        "merge_seconds": merge_s, "segments": stats["segments"]["count"],
+        "disk_bytes": stats["store"]["size_in_bytes"], "disk": disk, "vector_bytes_per_chunk": vector_bytes / size,
+        "memory": memory, "load_average": os.getloadavg()[0],
+        "latency_ms": {m: {"p50": pct(v, .5), "p95": pct(v, .95)} for m, v in times.items()},
+        "hybrid_over_bm25": {m: {"p50": pct(times[m], .5) / bm25_p50, "p95": pct(times[m], .95) / bm25_p95}
+                             for m in ("hybrid rrf", "hybrid norm.")},
+        "recall_at_10": float(np.mean(recalls)), "queries": len(texts),
+    }
+
+
+def print_size(r: dict) -> None:
+    mib = 1 / (1 << 20)
+    m = r["memory"]
+    rate = f"{r['rows_per_s']:.0f} chunks/s" if r["rows_per_s"] else "(already indexed)"
+    merge = f", force-merge {r['merge_seconds']:.0f} s" if r["merge_seconds"] else ""
+    print(f"\n### {r['index']}: {r['size']:,} chunks ({r['docs']:,} in the index; {r['visible_share']:.0%} pass the "
+          f"filters; {r['segments']} segments; load average {r['load_average']:.1f})")
+    print(f"indexing: {rate} over {r['rows_added']:,} new chunks ({r['index_seconds']:.0f} s"
+          f"{merge})")
+    print(f"disk: {r['disk_bytes'] * mib:,.0f} MiB = {r['disk_bytes'] / r['size']:,.0f} B/chunk; vectors + graph "
+          f"{r['vector_bytes_per_chunk']:,.0f} B/chunk ("
+          + ", ".join(f"{k} {v / r['size']:,.0f}" for k, v in sorted(r["disk"].items(), key=lambda x: -x[1])) + ")")
+    print(f"memory: heap used {m['heap_used'] * mib:,.0f} / committed {m['heap_committed'] * mib:,.0f} MiB; "
+          f"off-heap (resident anonymous beyond the heap) {(m['rss_anon'] - m['heap_committed']) * mib:,.0f} MiB; "
+          f"resident index files {m['rss_file'] * mib:,.0f} MiB")
+    print(f"{'query (filters on)':<16} {'p50 ms':>8} {'p95 ms':>8} {'/ bm25 p50':>11} {'/ bm25 p95':>11}")
+    lat, b = r["latency_ms"], r["latency_ms"]["bm25"]
+    for mode, v in lat.items():
+        print(f"{mode:<16} {v['p50']:>8.1f} {v['p95']:>8.1f} {v['p50'] / b['p50']:>11.2f} {v['p95'] / b['p95']:>11.2f}")
+    print(f"k-NN recall@10 against exact search (same filters): {r['recall_at_10']:.3f} over {r['queries']} queries")
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def ensure_vectors(args, base: Base, state: dict, size: int) -> Path:
+    """The first `size` generated vectors in out/vectors.npy, for exact search."""
+    vectors_file = args.out / "vectors.npy"
+    capacity = max([*args.sizes, args.experiment_size])
+    if not vectors_file.exists() or np.load(vectors_file, mmap_mode="r").shape[0] < capacity:
+        np.lib.format.open_memmap(vectors_file, mode="w+", dtype=np.float32, shape=(capacity, DIM)).flush()
+        state["vectors_written"] = 0
+    written = state.setdefault("vectors_written", 0)
+    if written < size:
+        mm = np.load(vectors_file, mmap_mode="r+")
+        for start in range(written, size, 50_000):
+            mm[start:min(size, start + 50_000)] = vectors_for(base, start, min(size, start + 50_000), args.noise)
+        mm.flush()
+        state["vectors_written"] = size
+        save(args, state)
+    return vectors_file
+
+
+def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
+    store = service.store
+    embedder = service.embedders.for_index(service.index_meta(args.base_index))
+    for size in args.sizes:  # both encoders at one size before the next (the long 1M step) starts
+        for encoder in args.encoders:
+            index = f"{args.index}-{encoder}"
+            concrete = schema.concrete_name(index, "chunks")
+            if not store.index_exists(concrete):
+                store.create_index(concrete, index_body(index, encoder, embedder))
+            key = f"{encoder}/{size}"
+            if key in state["results"]:
+                print_size(state["results"][key])
+                continue
+            if time.time() > deadline:
+                print(f"stopped: --hours reached before {key}; run again to continue")
+                return
+            vectors_file = ensure_vectors(args, base, state, size)
+            added, seconds = grow(store, base, index, size, args.noise, deadline)
+            store.refresh(concrete)
+            if store.count(concrete) < size:
+                partial = state["partial"].setdefault(key, {"added": 0, "seconds": 0.0})
+                partial["added"] += added
+                partial["seconds"] += seconds
+                save(args, state)
+                print(f"stopped: --hours reached at {store.count(concrete):,} of {size:,} rows in {index}; "
+                      "run again to continue")
+                return
+            merge_s = 0.0
+            if args.force_merge:
+                t = time.perf_counter()
+                bulk_settings.force_merge(store, concrete, args.force_merge)
+                merge_s = time.perf_counter() - t
+            partial = state["partial"].pop(key, None)
+            if partial:  # a run stopped by --hours inside this size: count its rows and seconds too
+                added, seconds = added + partial["added"], seconds + partial["seconds"]
+            result = measure(args, service, base, index, size, added, seconds, merge_s, texts, qvecs, vectors_file)
+            state["results"][key] = result
+            save(args, state)
+            print_size(result)
+
+
+EXPERIMENTS = {
+    "product defaults (vector stored once, refresh off during the load, force-merged to 1 segment)": {},
+    "not force-merged": {"force_merge": False},
+    "vectors kept in _source": {"derived_source": False},
+    "vector doc values on": {"vector_doc_values": True},
+    "keyword doc values off where unused": {"keyword_doc_values": False},
+    "refresh 1 s during the load": {"refresh_during_load": True},
+    "k-NN graph build threads 2 (knn.algo_param.index_thread_qty)": {"knn_threads": 2},
+    "before issue 12 (vectors in _source, vector doc values, refresh 1 s)": {
+        "derived_source": False, "vector_doc_values": True, "refresh_during_load": True},
+}
+LOAD_ONLY = ("refresh_during_load", "force_merge", "knn_threads")
+
+
+def run_experiments(args, service, base, texts, qvecs, state, deadline) -> None:
+    """Each setting alone on a fresh index of --experiment-size chunks: rate, disk, latency."""
+    store = service.store
+    embedder = service.embedders.for_index(service.index_meta(args.base_index))
+    size = args.experiment_size
+    vectors_file = ensure_vectors(args, base, state, size)
+    for label, variant in EXPERIMENTS.items():
+        key = f"experiment/{label}"
+        if key in state["results"]:
+            print(f"\n## {label}")
+            print_size(state["results"][key])
+            continue
+        if time.time() > deadline:
+            return
+        index = f"{args.index}-exp"
+        concrete = schema.concrete_name(index, "chunks")
+        store.delete_index(concrete)
+        settings_variant = {k: v for k, v in variant.items() if k not in LOAD_ONLY}
+        store.create_index(concrete, index_body(index, "float", embedder, settings_variant))
+        if "knn_threads" in variant:
+            store.client.cluster.put_settings(body={"transient": {"knn.algo_param.index_thread_qty": variant["knn_threads"]}})
+        try:
+            added, seconds = grow(store, base, index, size, args.noise, float("inf"),
+                                  refresh_off=not variant.get("refresh_during_load"))
+        finally:
+            if "knn_threads" in variant:
+                store.client.cluster.put_settings(body={"transient": {"knn.algo_param.index_thread_qty": None}})
+        store.refresh(concrete)
+        merge_s = 0.0
+        if variant.get("force_merge", True):
+            t = time.perf_counter()
+            bulk_settings.force_merge(store, concrete, 1)
+            merge_s = time.perf_counter() - t
+        print(f"\n## {label}")
+        result = measure(args, service, base, index, size, added, seconds, merge_s, texts, qvecs, vectors_file)
+        state["results"][key] = result
+        save(args, state)
+        print_size(result)
+        store.delete_index(concrete)
+
+
+def save(args, state: dict) -> None:
+    tmp = args.out / "state.json.tmp"
+    tmp.write_text(json.dumps(state, indent=1, default=str))
+    os.replace(tmp, args.out / "state.json")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, required=True, help="LegalBench-RAG directory")
+    parser.add_argument("--out", type=Path, default=REPO / "out" / "scale", help="state, vectors, results")
+    parser.add_argument("--config", type=Path, default=REPO / "evaluation" / "configs" / "default.json",
+                        help="the evaluation config whose index provides the real chunks and vectors")
+    parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--encoders", default="float,sq", help="float (HNSW float32) and/or sq (Lucene scalar-quantized)")
+    parser.add_argument("--index", default="scale")
+    parser.add_argument("--queries", type=int, default=100, help="LegalBench questions per measurement")
+    parser.add_argument("--noise", type=float, default=0.25, help="noise norm relative to the vector (0.25: cos ~0.97)")
+    parser.add_argument("--force-merge", type=int, default=0, help="force-merge to N segments after each size (0: no)")
+    parser.add_argument("--hours", type=float, default=10.0, help="stop growing after this long (resumable)")
+    parser.add_argument("--experiments", action="store_true", help="measure each index setting on its own instead")
+    parser.add_argument("--experiment-size", type=int, default=20_000)
+    args = parser.parse_args()
+    args.sizes = [int(s) for s in args.sizes.split(",")]
+    args.encoders = [e for e in args.encoders.split(",") if e]
+    args.out.mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + args.hours * 3600
+
+    settings = Settings().model_copy(update={"log_searches": False})
+    store = Store(settings)
+    embedders = Embedders(settings)
+    service = SearchService(settings, store, embedders)
+    state_file = args.out / "state.json"
+    state = json.loads(state_file.read_text()) if state_file.exists() else {"results": {}, "partial": {}}
+    state.setdefault("partial", {})
+    args.base_index, base = load_base(args, service)
+    queries = load_benchmark(args.data, limit_per_subset=max(1, args.queries // 4))
+    texts = [q.query for q in queries][: args.queries]
+    embedder = embedders.for_index(service.index_meta(args.base_index))
+    qvecs = np.stack([embedder.embed_query(t) for t in texts]).astype(np.float32)
+    print(f"documents are copies: {base.n:,} real LegalBench chunks reused under new ids; vectors = their real "
+          f"{embedder.build} embeddings + Gaussian noise of relative norm {args.noise} (cosine ~"
+          f"{1 / (1 + args.noise ** 2) ** 0.5:.3f}), renormalised: the vector distribution is realistic, the "
+          f"documents are copies. Filters on every query: as_of {AS_OF}, groups [{GROUP}]. Load average "
+          f"{os.getloadavg()[0]:.1f}.")
+    if args.experiments:
+        run_experiments(args, service, base, texts, qvecs, state, deadline)
+    else:
+        run_sizes(args, service, base, texts, qvecs, state, deadline)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Start-up of a fresh `legalsearch search` process: interpreter, imports, model load, one query.
+A benchmark that prints figures, not a test.
+
+    python benchmarks/startup.py --index eval-referenced-XXXX --rounds 7
+
+Each round runs `python cli.py search QUERY --index INDEX --json` as a new process and reports its
+wall time and CPU time (user + sys: the load-robust figure on a shared machine), then one
+in-process breakdown (imports / client / model load / first query) in a fresh process. The page
+cache is warm (an earlier round read the files); the load average is printed with each round.
+--python / --repo run another checkout (e.g. the code before a change) the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+QUERY = "What is the governing law of this agreement?"
+
+BREAKDOWN = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import cli  # noqa: F401  (what the console script imports)
+from search.client import LegalSearch
+t1 = time.perf_counter()
+client = LegalSearch()
+meta = client.service.index_meta(sys.argv[1])
+t2 = time.perf_counter()
+getattr(client.embedders, "for_index", lambda m: client.embedders.get(m.get("embedder", "minilm")))(meta)
+t3 = time.perf_counter()
+client.search(sys.argv[2], index=sys.argv[1], k=10)
+t4 = time.perf_counter()
+print(json.dumps({"imports_s": t1 - t0, "client_and_index_meta_s": t2 - t1, "model_load_s": t3 - t2,
+                  "first_query_s": t4 - t3, "torch_imported": "torch" in sys.modules}))
+"""
+
+
+def _child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--index", required=True)
+    parser.add_argument("--query", default=QUERY)
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--python", default=sys.executable, help="interpreter of the checkout to measure")
+    parser.add_argument("--repo", type=Path, default=REPO, help="checkout to measure (its cli.py)")
+    args = parser.parse_args()
+    env = {**os.environ, "PYTHONPATH": str(args.repo)}
+    command = [args.python, str(args.repo / "cli.py"), "search", args.query, "--index", args.index, "--json"]
+    walls, cpus = [], []
+    for i in range(args.rounds + 1):
+        cpu0, t0 = _child_cpu(), time.perf_counter()
+        out = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600)
+        wall, cpu = time.perf_counter() - t0, _child_cpu() - cpu0
+        if out.returncode != 0:
+            raise SystemExit(f"search failed:\n{out.stderr[-2000:]}")
+        if i == 0:
+            continue  # warms the page cache
+        walls.append(wall)
+        cpus.append(cpu)
+        print(f"round {i}: wall {wall:.2f} s, cpu {cpu:.2f} s, load average {os.getloadavg()[0]:.1f}", flush=True)
+    out = subprocess.run([args.python, "-c", BREAKDOWN, args.index, args.query], env=env, capture_output=True,
+                         text=True, timeout=600, cwd=args.repo)
+    breakdown = json.loads(out.stdout.strip().splitlines()[-1]) if out.returncode == 0 else {"error": out.stderr[-500:]}
+    print(f"fresh `legalsearch search` on {args.index} ({args.repo}): median of {args.rounds}: "
+          f"wall {statistics.median(walls):.2f} s (min {min(walls):.2f}), "
+          f"cpu {statistics.median(cpus):.2f} s (min {min(cpus):.2f}); load average {os.getloadavg()[0]:.1f}")
+    print("breakdown (one fresh process): " + ", ".join(
+        f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in breakdown.items()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,13 @@
+"""The engine side (docs/engine.md): our query embedding model and query shapes installed INSIDE
+OpenSearch, so every client (a Java service, a search UI, Dashboards Dev Tools, curl) gets the same
+hybrid, filtered, fused result by naming the index, a stored template and the question.
+
+`install` (what `legalsearch pipelines install` runs for each index): the ml-commons settings,
+the remote query and passage models (connectors to our embedding server, `search.serve`), the
+index's default search pipelines (the query model id + fusion), the `text_embedding` ingest
+pipeline, the stored templates of `search.query.templates`, and their ids in the index's `_meta`.
+"""
+
+from search.engine.install import ENGINE_META, install, status
+
+__all__ = ["ENGINE_META", "install", "status"]

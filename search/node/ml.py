@@ -1,0 +1,315 @@
+"""ml-commons on the node: the cluster settings remote models need, and our remote embedding
+models (a model group, one HTTP connector + remote model per embedder and side), found again by
+name, updated and deployed idempotently (docs/engine.md).
+
+Every function takes `call(method, path, body=None) -> (HTTP status, JSON body)`, so the same
+code runs from the node's lifecycle (the admin certificate, `search.node.security.admin_request`,
+right after a start) and from `legalsearch pipelines install` on any cluster (`Store.call`).
+
+Names: `legalsearch-<embedder>-<side>-v1`, side `query` (for `neural` queries: read timeout
+10 s) or `passage` (for the `text_embedding` ingest processor: 120 s, a batch of passages takes
+seconds). Each connector calls the embedding server's model `<embedder>-<side>`.
+
+After a full node restart ml-commons' own redeploy often leaves remote models DEPLOY_FAILED
+("Fetching master key timed out", ml-commons#2177) or stuck DEPLOYING in its in-memory cache
+("Duplicate deploy model task" on every _deploy until an _undeploy), and a model's document may say
+DEPLOYED while no node holds it. So that redeploy is switched off, and `after_start` deploys every
+legalsearch model no node holds (the profile API says) whenever the local node starts.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from search.errors import ModelError
+
+log = logging.getLogger(__name__)
+
+Call = Callable[..., tuple[int, dict]]
+ML = "/_plugins/_ml"
+GROUP = "legalsearch"
+VERSION = "v1"
+SIDES = ("query", "passage")
+READ_TIMEOUT_S = {"query": 10, "passage": 120}
+_NAME = re.compile(rf"^legalsearch-(?P<embedder>[a-z0-9]+)-(?P<side>query|passage)-{VERSION}$")
+# Ours among the trusted endpoints (so a changed port replaces the old entry, nothing else).
+_OUR_REGEX = re.compile(r"^\^http://127\\\.0\\\.0\\\.1:\d+/v1/embeddings\$$")
+
+
+@dataclass(frozen=True)
+class RemoteModel:
+    """One side of one embedder, served by the embedding server at `endpoint`."""
+
+    embedder: str
+    side: str
+    endpoint: str
+
+    @property
+    def name(self) -> str:
+        return f"legalsearch-{self.embedder}-{self.side}-{VERSION}"
+
+    @property
+    def served(self) -> str:
+        return f"{self.embedder}-{self.side}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.endpoint.rstrip('/')}/v1/embeddings"
+
+
+def parse_name(name: str) -> tuple[str, str] | None:
+    m = _NAME.match(name)
+    return (m["embedder"], m["side"]) if m else None
+
+
+def _ok(answer: tuple[int, dict], what: str) -> dict:
+    status, body = answer
+    if status >= 300:
+        err = body.get("error", body)
+        reason = err.get("reason") if isinstance(err, dict) else err
+        raise ModelError(f"OpenSearch refused to {what} (HTTP {status}): {reason or body}")
+    return body
+
+
+# --------------------------------------------------------------------------- cluster settings
+
+
+def endpoint_regex(url: str) -> str:
+    """The trusted-endpoint regex admitting exactly `url` (the server's /v1/embeddings)."""
+    return "^" + re.escape(url) + "$"
+
+
+def cluster_settings(endpoint: str, trusted: list[str]) -> dict:
+    """Persistent, dynamic cluster settings (opensearch.yml stays as it is). `trusted`: the
+    regexes already in force; ours replaces an older one of ours and keeps the others."""
+    ours = endpoint_regex(RemoteModel("x", "query", endpoint).url)
+    regexes = [r for r in trusted if not _OUR_REGEX.match(r) and r != ours] + [ours]
+    persistent = {
+        "plugins.ml_commons.only_run_on_ml_node": False,          # one node, not a dedicated ML node
+        # the native-memory breaker reads the whole machine's RAM (shared machines sit near 90 %);
+        # remote models use none
+        "plugins.ml_commons.native_memory_threshold": 100,
+        "plugins.ml_commons.trusted_connector_endpoints_regex": regexes,
+        "plugins.ml_commons.allow_registering_model_via_url": False,   # remote models only
+        # ml-commons' own redeploy at start races ours and leaves models DEPLOY_FAILED or stuck
+        # (ml-commons#2177); `after_start` deploys what no node holds. (A query still deploys an
+        # undeployed model on the fly: model_auto_deploy stays on.)
+        "plugins.ml_commons.model_auto_redeploy.enable": False,
+        # ml-commons' sync job logs two INFO lines every 10 s otherwise
+        "logger.org.opensearch.remote.metadata.client.impl.LocalClusterIndicesClient": "warn",
+    }
+    if "//127.0.0.1:" in endpoint or "//localhost:" in endpoint:
+        persistent["plugins.ml_commons.connector.private_ip_enabled"] = True  # loopback is refused otherwise
+    return {"persistent": persistent}
+
+
+def apply_settings(call: Call, endpoint: str) -> None:
+    key = "plugins.ml_commons.trusted_connector_endpoints_regex"
+    current = _ok(call("GET", f"/_cluster/settings?include_defaults=true&filter_path=*.{key}"),
+                  "read the ml-commons settings")
+    trusted: list[str] = []
+    for scope in ("persistent", "defaults"):
+        value = _flat(current.get(scope, {})).get(key)
+        if value:
+            trusted = list(value)
+            break
+    _ok(call("PUT", "/_cluster/settings", cluster_settings(endpoint, trusted)), "set the ml-commons cluster settings")
+
+
+def _flat(tree: dict, prefix: str = "") -> dict:
+    out = {}
+    for k, v in tree.items():
+        if isinstance(v, dict):
+            out.update(_flat(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+# --------------------------------------------------------------------------- bodies
+
+
+def connector_body(m: RemoteModel) -> dict:
+    return {
+        "name": m.name,
+        "description": f"legalsearch embedding server, model {m.served} (OpenAI-compatible /v1/embeddings)",
+        "version": "1",
+        "protocol": "http",
+        "parameters": {"model": m.served},
+        "credential": {"api_key": "unused"},  # refused without a credential block, even for an open endpoint
+        # 2.19 reads both timeouts as SECONDS (HttpJsonConnectorExecutor), though its defaults read 30000
+        "client_config": {"max_connection": 32, "connection_timeout": 2, "read_timeout": READ_TIMEOUT_S[m.side],
+                          "max_retry_times": 0},
+        "actions": [{
+            "action_type": "predict",
+            "method": "POST",
+            "url": m.url,
+            "headers": {"content-type": "application/json"},
+            "request_body": '{ "input": ${parameters.input}, "model": "${parameters.model}" }',
+            "pre_process_function": "connector.pre_process.openai.embedding",
+            "post_process_function": "connector.post_process.openai.embedding",
+        }],
+    }
+
+
+def model_body(m: RemoteModel, connector_id: str, group_id: str) -> dict:
+    return {"name": m.name, "function_name": "remote", "model_group_id": group_id, "connector_id": connector_id,
+            "description": f"legalsearch {m.embedder} {m.side} embeddings (embedding server {m.served})"}
+
+
+# --------------------------------------------------------------------------- find, create, deploy
+
+
+def find(call: Call, kind: str, name: str | None = None, prefix: str | None = None) -> list[dict]:
+    """Hits of /_plugins/_ml/<kind>/_search (connectors | models | model_groups) by exact name or
+    name prefix; none when ml-commons has not made its index yet."""
+    query = {"term": {"name.keyword": name}} if name else {"prefix": {"name.keyword": prefix}}
+    status, body = call("POST", f"{ML}/{kind}/_search", {"size": 100, "query": query})
+    if status == 404:
+        return []
+    hits = _ok((status, body), f"search the ml-commons {kind}").get("hits", {}).get("hits", [])
+    if kind == "models":  # local models' chunks share the name; keep model documents
+        hits = [h for h in hits if "chunk_number" not in h["_source"]]
+    return hits
+
+
+def ensure_group(call: Call) -> str:
+    hits = find(call, "model_groups", GROUP)
+    if hits:
+        return hits[0]["_id"]
+    body = {"name": GROUP, "description": "legalsearch embedding models (remote: the legalsearch embedding server)"}
+    return _ok(call("POST", f"{ML}/model_groups/_register", body), "register the model group")["model_group_id"]
+
+
+_COMPARED = ("parameters", "client_config", "actions", "protocol")
+
+
+def _normalized(d: dict) -> str:
+    """A connector definition as GET returns it (action types lower-cased, defaults added)."""
+    d = json.loads(json.dumps(d))
+    for a in d.get("actions") or []:
+        a["action_type"] = str(a.get("action_type", "")).lower()
+    cc = d.get("client_config") or {}
+    d["client_config"] = {k: cc.get(k) for k in ("max_connection", "connection_timeout", "read_timeout",
+                                                 "max_retry_times")}
+    return json.dumps(d, sort_keys=True)
+
+
+def ensure_connector(call: Call, m: RemoteModel) -> str:
+    """Create the connector, or bring one of the same name up to date. 2.19 refuses to update a
+    connector a deployed model uses, so those are undeployed first (`ensure_model` redeploys)."""
+    body = connector_body(m)
+    hits = find(call, "connectors", m.name)
+    if not hits:
+        return _ok(call("POST", f"{ML}/connectors/_create", body), f"create the connector {m.name}")["connector_id"]
+    cid = hits[0]["_id"]
+    current = _ok(call("GET", f"{ML}/connectors/{cid}"), f"read the connector {m.name}")
+    if _normalized({k: current.get(k) for k in _COMPARED}) != _normalized({k: body[k] for k in _COMPARED}):
+        for model in find(call, "models", m.name):
+            if model["_source"].get("connector_id") == cid and model_state(call, model["_id"]) != "UNDEPLOYED":
+                call("POST", f"{ML}/models/{model['_id']}/_undeploy")
+        _ok(call("PUT", f"{ML}/connectors/{cid}", {k: v for k, v in body.items() if k != "name"}),
+            f"update the connector {m.name}")
+        log.info("updated connector %s (%s): now %s", m.name, cid, m.url)
+    return cid
+
+
+def model_state(call: Call, model_id: str) -> str | None:
+    """The state the model's document records (None: no such model). After a restart it may still
+    say DEPLOYED while no node holds the model: see `memory_state`."""
+    status, body = call("GET", f"{ML}/models/{model_id}")
+    return body.get("model_state") if status == 200 else None
+
+
+def memory_state(call: Call, model_id: str) -> str | None:
+    """The model's state in the nodes' memory (profile API); None when no node holds it."""
+    status, body = call("GET", f"{ML}/profile/models/{model_id}")
+    if status != 200:
+        return None
+    for node in body.get("nodes", {}).values():
+        held = node.get("models", {}).get(model_id)
+        if held:
+            return held.get("model_state")
+    return None
+
+
+def _wait_task(call: Call, task_id: str, deadline: float) -> dict:
+    while True:
+        task = _ok(call("GET", f"{ML}/tasks/{task_id}"), f"read ml task {task_id}")
+        if task.get("state") in ("COMPLETED", "FAILED", "COMPLETED_WITH_ERROR") or time.monotonic() > deadline:
+            return task
+        time.sleep(0.5)
+
+
+def deploy(call: Call, model_id: str, timeout: float = 90.0, patience: float = 15.0) -> str:
+    """Deploy (idempotent) and wait until a node holds the model DEPLOYED; retries what a restart
+    leaves: a failed task ("Fetching master key timed out"), a stuck DEPLOYING cache entry
+    ("Duplicate deploy model task" until an _undeploy), a document that says DEPLOYED for a model
+    no node holds."""
+    deadline = time.monotonic() + timeout
+    last: dict = {}
+    duplicates = 0
+    deploying_since: float | None = None
+    while time.monotonic() < deadline:
+        state = model_state(call, model_id)
+        if state is None:
+            raise ModelError(f"model {model_id} does not exist (deleted?): run `legalsearch pipelines install`")
+        memory = memory_state(call, model_id)
+        if state == "DEPLOYED" and memory == "DEPLOYED":
+            return state
+        if "DEPLOYING" in (state, memory):
+            deploying_since = deploying_since or time.monotonic()
+            if time.monotonic() - deploying_since < patience:  # a task in flight, or a stuck entry
+                time.sleep(0.5)
+                continue
+        else:
+            deploying_since = None
+        task_id = _ok(call("POST", f"{ML}/models/{model_id}/_deploy"), f"deploy model {model_id}")["task_id"]
+        last = _wait_task(call, task_id, deadline)
+        if last.get("state") == "COMPLETED":
+            continue  # the document and the profile say DEPLOYED just after the task
+        if "Duplicate deploy model task" in str(last.get("error")):
+            duplicates += 1
+            if duplicates >= 2:  # not a task in flight but a stuck cache entry: _undeploy clears it
+                call("POST", f"{ML}/models/{model_id}/_undeploy")
+                duplicates, deploying_since = 0, None
+        time.sleep(1.0)  # e.g. "Fetching master key timed out" right after a start: try again
+    raise ModelError(f"model {model_id} was not DEPLOYED within {timeout:.0f}s; last task: {json.dumps(last)[:500]}")
+
+
+def ensure_model(call: Call, m: RemoteModel) -> dict:
+    """Model group + connector + remote model, deployed; their ids. Idempotent (found by name)."""
+    group_id = ensure_group(call)
+    connector_id = ensure_connector(call, m)
+    hits = [h for h in find(call, "models", m.name) if h["_source"].get("connector_id") == connector_id]
+    if hits:
+        model_id = hits[0]["_id"]
+    else:
+        res = _ok(call("POST", f"{ML}/models/_register", model_body(m, connector_id, group_id)),
+                  f"register the model {m.name}")
+        model_id = res.get("model_id") or _wait_task(call, res["task_id"], time.monotonic() + 60).get("model_id")
+    return {"name": m.name, "model_id": model_id, "connector_id": connector_id, "model_group_id": group_id,
+            "state": deploy(call, model_id), "url": m.url}
+
+
+def models(call: Call) -> list[dict]:
+    """Every legalsearch remote model: name, id, state."""
+    return [{"name": h["_source"]["name"], "model_id": h["_id"], "state": h["_source"].get("model_state")}
+            for h in find(call, "models", prefix="legalsearch-")]
+
+
+def after_start(call: Call, endpoint: str) -> list[dict]:
+    """Right after a node start: the cluster settings, then every legalsearch model pointed at the
+    current server URL and deployed (a restart may leave them DEPLOY_FAILED or stuck)."""
+    apply_settings(call, endpoint)
+    done = []
+    for found in models(call):
+        parsed = parse_name(found["name"])
+        if parsed:
+            done.append(ensure_model(call, RemoteModel(parsed[0], parsed[1], endpoint)))
+    return done

@@ -1,0 +1,392 @@
+"""The local node's security (docs/security.md): TLS, passwords, the plugin's configuration and
+the three legalsearch roles.
+
+Secrets live in `Settings.node_secrets` (default `<node_home>-secrets`), a 0700 folder whose
+files are 0600 except the CA certificate: never inside the node home, which is chowned to the
+node's system user. They are made once and kept (idempotent):
+
+    ca.pem ca-key.pem node.pem node-key.pem admin.pem admin-key.pem   (search.node.pki)
+    admin-password      the `admin` user (all_access); printed only by `legalsearch node credentials --show-password`
+    service-password    the `legalsearch-service` account that runs searches for verified end users
+    compliance-salt     the plugin's field-masking salt
+
+Before a start, `prepare` copies the node's certificate into `config/certs/` and writes
+`config/opensearch-security/*.yml` (JSON, which the plugin's YAML reader accepts); the plugin
+loads those once, into its `.opendistro_security` index, on the first start
+(`allow_default_init_securityindex`). After the node is healthy, `bootstrap` brings the roles and
+the service account up to date over the REST API with the admin certificate, so an upgrade of the
+role definitions reaches a node whose security index already exists.
+
+The roles (`roles()`):
+- `legalsearch_reader`: end users. Read the chunk and docs indices under document-level
+  security: public chunks plus those whose `acl` names one of the user's backend roles
+  (`${user.roles}`), whichever client asks (Dashboards, curl, aggregations). No retrieval log.
+- `legalsearch_service`: the search service. No DLS (a `hybrid` query cannot run under DLS on
+  2.19: neural-search #1303); it applies the groups the plugin verified for the end user inside
+  every sub-query. It writes the retrieval log but cannot read it.
+- `legalsearch_auditor`: reads the retrieval log, nothing else.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import os
+import secrets
+import shutil
+import ssl
+import string
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import bcrypt
+
+from search.config import Settings
+from search.errors import NodeError
+from search.node import pki
+
+log = logging.getLogger(__name__)
+
+ADMIN_USER = "admin"
+SERVICE_USER = "legalsearch-service"
+READER_ROLE = "legalsearch_reader"
+SERVICE_ROLE = "legalsearch_service"
+AUDITOR_ROLE = "legalsearch_auditor"
+ROLES_VERSION = "v2"  # bump when a role body changes: `bootstrap` then rewrites it on every node
+PLUGIN = "opensearch-security"
+CHUNK_PATTERN = "*--chunks-v*"
+DOCS_PATTERN = "*--docs-v*"
+
+# Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
+# an ml-commons predict call made as the searching user. Only predict: registering, deploying or
+# changing models and connectors stays with the admin.
+ML_PREDICT = "cluster:admin/opensearch/ml/predict"
+
+# `${user.roles}` expands to the user's backend roles, each double-quoted, comma-separated
+# ("g1","g2"), or to nothing (`[]`: public chunks only). The plugin pastes them in UNESCAPED,
+# which is why group names are restricted to [A-Za-z0-9._-] (search.security.admin).
+READER_DLS = ('{"bool":{"should":[{"term":{"public":true}},{"terms":{"acl":[${user.roles}]}}],'
+              '"minimum_should_match":1}}')
+
+
+def roles(log_index: str) -> dict[str, dict]:
+    """The three role bodies (PUT /_plugins/_security/api/roles/<name>)."""
+    logs = [log_index, f"{log_index}-*"]
+    return {
+        READER_ROLE: {
+            "description": f"legalsearch {ROLES_VERSION}: end user; chunks and docs under ACL document-level "
+                           "security; no retrieval log",
+            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get", ML_PREDICT],
+            "index_permissions": [{
+                "index_patterns": [CHUNK_PATTERN, DOCS_PATTERN],
+                "dls": READER_DLS,
+                "allowed_actions": ["read", "indices:admin/get"],  # admin/get: the index _meta (embedder)
+            }],
+        },
+        SERVICE_ROLE: {
+            "description": f"legalsearch {ROLES_VERSION}: search service; hybrid search with the end user's "
+                           "verified groups inside every sub-query; writes (cannot read) the retrieval log",
+            "cluster_permissions": [
+                "cluster_composite_ops_ro",             # msearch / mget / scroll
+                "cluster:admin/search/pipeline/get",    # fusion pipelines are looked up before a search...
+                "cluster:admin/search/pipeline/put",    # ...and created for new weights (not secret)
+                "indices:data/write/bulk",              # a single-document index() is checked as a bulk
+                ML_PREDICT,                             # `neural` sub-queries (--embedding engine)
+            ],
+            "index_permissions": [
+                {"index_patterns": [CHUNK_PATTERN, DOCS_PATTERN], "allowed_actions": ["read", "indices:admin/get"]},
+                {"index_patterns": logs, "allowed_actions": [
+                    "indices:admin/get", "indices:admin/create", "indices:admin/mapping/put",
+                    "indices:data/write/index", "indices:data/write/bulk[s]",
+                ]},
+            ],
+        },
+        AUDITOR_ROLE: {
+            "description": f"legalsearch {ROLES_VERSION}: auditor; reads the retrieval log only",
+            "cluster_permissions": ["cluster_composite_ops_ro"],
+            "index_permissions": [{"index_patterns": logs, "allowed_actions": ["read", "indices:admin/get"]}],
+        },
+    }
+
+
+# --------------------------------------------------------------------------- secrets
+
+
+@dataclass(frozen=True)
+class Secrets:
+    folder: Path
+
+    @property
+    def pki(self) -> pki.Pki:
+        return pki.Pki(self.folder)
+
+    @property
+    def admin_password_file(self) -> Path:
+        return self.folder / "admin-password"
+
+    @property
+    def service_password_file(self) -> Path:
+        return self.folder / "service-password"
+
+    @property
+    def salt_file(self) -> Path:
+        return self.folder / "compliance-salt"
+
+    def admin_password(self) -> str:
+        return self.admin_password_file.read_text().strip()
+
+    def service_password(self) -> str:
+        return self.service_password_file.read_text().strip()
+
+
+def make_password(length: int = 24) -> str:
+    """Random letters, digits and `-_.~` with every class present (the plugin scores passwords)."""
+    alphabet = string.ascii_letters + string.digits + "-_.~"
+    while True:
+        password = "".join(secrets.choice(alphabet) for _ in range(length))
+        if (any(c.islower() for c in password) and any(c.isupper() for c in password)
+                and any(c.isdigit() for c in password) and any(c in "-_.~" for c in password)):
+            return password
+
+
+def write_secret(path: Path, value: str) -> None:
+    pki.write_private(path, (value + "\n").encode())
+
+
+def ensure_secrets(settings: Settings) -> Secrets:
+    """Create (or keep) the CA, certificates, passwords and salt of the local node."""
+    folder = settings.node_secrets
+    if folder.resolve().is_relative_to(settings.node_home.resolve()):
+        raise NodeError(f"LEGALSEARCH_SECRETS_DIR={folder} is inside the node home {settings.node_home}, which is "
+                        "handed to the node's system user: choose a folder outside it")
+    folder.mkdir(parents=True, exist_ok=True)
+    folder.chmod(0o700)
+    found = Secrets(folder)
+    pki.ensure_pki(folder)
+    for path, make in ((found.admin_password_file, make_password), (found.service_password_file, make_password),
+                       (found.salt_file, lambda: secrets.token_hex(8))):
+        if not path.is_file() or not path.read_text().strip():
+            write_secret(path, make())
+    return found
+
+
+def secrets_of(settings: Settings) -> Secrets | None:
+    """The local node's secrets when they exist and this process may read them."""
+    found = Secrets(settings.node_secrets)
+    try:
+        found.admin_password_file.stat()
+        return found if os.access(found.admin_password_file, os.R_OK) else None
+    except OSError:
+        return None
+
+
+def local_credentials(settings: Settings, identity: str = "admin") -> tuple[str, str] | None:
+    """(user, password) of the local node's `admin` or `service` account, if readable here."""
+    found = secrets_of(settings)
+    if found is None:
+        return None
+    if identity == "service":
+        return SERVICE_USER, found.service_password()
+    return ADMIN_USER, found.admin_password()
+
+
+def local_ca(settings: Settings) -> Path | None:
+    ca = pki.Pki(settings.node_secrets).ca
+    return ca if ca.is_file() else None
+
+
+# --------------------------------------------------------------------------- node configuration
+
+
+def opensearch_settings(settings: Settings, salt: str | None = None) -> dict:
+    """The plugins.security.* block of opensearch.yml (paths relative to the config folder)."""
+    if not settings.node_security:
+        return {"plugins.security.disabled": True}
+    block = {
+        "plugins.security.ssl.transport.pemcert_filepath": "certs/node.pem",
+        "plugins.security.ssl.transport.pemkey_filepath": "certs/node-key.pem",
+        "plugins.security.ssl.transport.pemtrustedcas_filepath": "certs/ca.pem",
+        "plugins.security.ssl.transport.enforce_hostname_verification": False,
+        "plugins.security.ssl.http.enabled": True,
+        "plugins.security.ssl.http.pemcert_filepath": "certs/node.pem",
+        "plugins.security.ssl.http.pemkey_filepath": "certs/node-key.pem",
+        "plugins.security.ssl.http.pemtrustedcas_filepath": "certs/ca.pem",
+        "plugins.security.allow_default_init_securityindex": True,
+        "plugins.security.authcz.admin_dn": [pki.ADMIN_DN],
+        "plugins.security.nodes_dn": [pki.NODE_DN],
+        "plugins.security.restapi.roles_enabled": ["all_access", "security_rest_api_access"],
+        "plugins.security.system_indices.enabled": True,
+        "plugins.security.system_indices.indices": [".opendistro-*", ".plugins-*"],
+        # no audit sink; without it the plugin logs "Default endpoint could not be created"
+        "plugins.security.audit.type": "noop",
+    }
+    if salt:
+        block["plugins.security.compliance.salt"] = salt
+    return block
+
+
+def _meta(kind: str) -> dict:
+    return {"_meta": {"type": kind, "config_version": 2}}
+
+
+def _bcrypt(password: str, existing: str | None) -> str:
+    if existing and bcrypt.checkpw(password.encode(), existing.encode()):
+        return existing
+    return bcrypt.hashpw(password.encode(), bcrypt.gensalt(12)).decode()
+
+
+def security_files(found: Secrets, log_index: str, existing: dict | None = None) -> dict[str, dict]:
+    """config/opensearch-security/*.yml: what the plugin loads on the first start only."""
+    existing = existing or {}
+    hashes = {user: (existing.get(user) or {}).get("hash") for user in (ADMIN_USER, SERVICE_USER)}
+    return {
+        "config.yml": _meta("config") | {"config": {"dynamic": {
+            "http": {"anonymous_auth_enabled": False, "xff": {"enabled": False}},
+            "authc": {"basic_internal_auth_domain": {
+                "description": "HTTP basic auth against the internal user database",
+                "http_enabled": True, "transport_enabled": True, "order": 0,
+                "http_authenticator": {"type": "basic", "challenge": True},
+                "authentication_backend": {"type": "intern"},
+            }},
+            "authz": {},
+        }}},
+        "internal_users.yml": _meta("internalusers") | {
+            ADMIN_USER: {"hash": _bcrypt(found.admin_password(), hashes[ADMIN_USER]), "reserved": True,
+                         "backend_roles": [], "description": "legalsearch administrator"},
+            SERVICE_USER: {"hash": _bcrypt(found.service_password(), hashes[SERVICE_USER]), "reserved": False,
+                           "backend_roles": [], "opendistro_security_roles": [SERVICE_ROLE],
+                           "description": "legalsearch search service"},
+        },
+        # all_access goes to the admin USER, never to a backend role: groups are backend roles, so
+        # a group named like a privilege must never grant one.
+        "roles_mapping.yml": _meta("rolesmapping") | {"all_access": {
+            "reserved": False, "users": [ADMIN_USER], "backend_roles": [], "hosts": [],
+            "description": "legalsearch administrator"}},
+        "roles.yml": _meta("roles") | roles(log_index),
+        "action_groups.yml": _meta("actiongroups"),
+        "tenants.yml": _meta("tenants"),
+        "nodes_dn.yml": _meta("nodesdn"),
+        "allowlist.yml": _meta("allowlist") | {"config": {"enabled": False, "requests": {}}},
+    }
+
+
+def prepare(settings: Settings, config_dir: Path) -> Secrets:
+    """Everything a secured start needs in the distribution's config folder. Idempotent."""
+    found = ensure_secrets(settings)
+    certs = config_dir / "certs"
+    certs.mkdir(parents=True, exist_ok=True)
+    for source in (found.pki.ca, found.pki.node, found.pki.node_key):
+        shutil.copyfile(source, certs / source.name)
+        (certs / source.name).chmod(0o600)
+    folder = config_dir / "opensearch-security"
+    folder.mkdir(parents=True, exist_ok=True)
+    users_file = folder / "internal_users.yml"
+    try:
+        existing = json.loads(users_file.read_text()) if users_file.is_file() else None
+    except ValueError:
+        existing = None
+    for name, body in security_files(found, settings.log_index, existing).items():
+        (folder / name).write_text(json.dumps(body, indent=2) + "\n")
+        (folder / name).chmod(0o600)
+    return found
+
+
+# --------------------------------------------------------------------------- talking to the node
+
+
+def admin_ssl_context(settings: Settings) -> ssl.SSLContext:
+    """Verifies the node against the local CA and presents the admin certificate (super-admin)."""
+    found = Secrets(settings.node_secrets)
+    context = ssl.create_default_context(cafile=str(found.pki.ca))
+    context.load_cert_chain(str(found.pki.admin), str(found.pki.admin_key))
+    return context
+
+
+def _request(settings: Settings, url: str, method: str, path: str, body=None,
+             basic: tuple[str, str] | None = None) -> tuple[int, dict]:
+    headers = {"Content-Type": "application/json"}
+    if basic:
+        headers["Authorization"] = "Basic " + base64.b64encode(f"{basic[0]}:{basic[1]}".encode()).decode()
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url.rstrip("/") + path, data=data, method=method, headers=headers)
+    if not url.startswith("https"):
+        context = None  # a node started with LEGALSEARCH_NODE_SECURITY=false
+    else:
+        context = admin_ssl_context(settings) if basic is None else ssl.create_default_context(
+            cafile=str(Secrets(settings.node_secrets).pki.ca))
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=30) as response:  # noqa: S310 (local node)
+            return response.status, json.loads(response.read().decode() or "{}")
+    except urllib.error.HTTPError as e:
+        text = e.read().decode(errors="replace")
+        try:
+            return e.code, json.loads(text)
+        except ValueError:
+            return e.code, {"message": text}
+    except (urllib.error.URLError, OSError) as e:
+        raise NodeError(f"cannot reach the local node at {url} for its security set-up: {e}") from e
+
+
+def admin_request(settings: Settings, url: str, method: str, path: str, body=None) -> tuple[int, dict]:
+    """One REST call to the local node with the admin certificate: (HTTP status, JSON body)."""
+    return _request(settings, url, method, path, body)
+
+
+def initialized(settings: Settings, url: str) -> bool:
+    """True once the plugin has loaded its security index (before that its REST API answers
+    500 / 503 "Security index not initialized", even to the admin certificate)."""
+    try:
+        status, _ = _request(settings, url, "GET", f"/_plugins/_security/api/roles/{READER_ROLE}")
+    except NodeError:
+        return False
+    return status in (200, 404)
+
+
+def bootstrap(settings: Settings, url: str) -> list[str]:
+    """Bring the legalsearch roles and the service account up to date (admin certificate, REST):
+    a role changed by hand (its DLS dropped, say) is put back on the next start. Returns what was
+    changed; a node set up by this version changes nothing."""
+    found = Secrets(settings.node_secrets)
+    api = "/_plugins/_security/api"
+    changed = []
+    for name, body in roles(settings.log_index).items():
+        status, current = _request(settings, url, "GET", f"{api}/roles/{name}")
+        if status != 200 or _role_key(current.get(name, {})) != _role_key(body):
+            _checked(_request(settings, url, "PUT", f"{api}/roles/{name}", body), f"write role {name}")
+            changed.append(f"role {name}")
+    status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
+                         basic=(SERVICE_USER, found.service_password()))
+    if status != 200:
+        body = {"password": found.service_password(), "backend_roles": [], "opendistro_security_roles": [SERVICE_ROLE],
+                "description": "legalsearch search service"}
+        _checked(_request(settings, url, "PUT", f"{api}/internalusers/{SERVICE_USER}", body),
+                 f"create the {SERVICE_USER} account")
+        changed.append(f"user {SERVICE_USER}")
+    status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
+                         basic=(ADMIN_USER, found.admin_password()))
+    if status == 401:
+        log.warning("the node does not accept the admin password in %s (changed elsewhere?): set it again with "
+                    "`legalsearch users passwd admin`", found.admin_password_file)
+    if changed:
+        log.info("security configuration updated: %s", ", ".join(changed))
+    return changed
+
+
+def _role_key(role: dict) -> tuple:
+    """What a role grants, comparable between our body and the plugin's answer (which adds
+    reserved / static flags and empty fls / masked_fields lists)."""
+    return (role.get("description"), tuple(sorted(role.get("cluster_permissions") or ())), tuple(
+        (tuple(p.get("index_patterns") or ()), p.get("dls") or "", tuple(p.get("fls") or ()),
+         tuple(p.get("masked_fields") or ()), tuple(sorted(p.get("allowed_actions") or ())))
+        for p in role.get("index_permissions") or ()))
+
+
+def _checked(answer: tuple[int, dict], what: str) -> dict:
+    status, body = answer
+    if status >= 300:
+        raise NodeError(f"the security plugin refused to {what} (HTTP {status}): "
+                        f"{body.get('message') or body.get('reason') or body}")
+    return body

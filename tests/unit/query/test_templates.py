@@ -1,0 +1,143 @@
+"""The stored templates against the Python builders, for every combination of params: rendered
+here by a small mustache renderer (the subset the templates use); tests/integration/test_engine.py
+renders them on the node with OpenSearch's own mustache and compares the same way."""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import json
+import re
+from datetime import date
+
+import pytest
+
+from search.query import bodies, templates
+from search.query.identifiers import parse_identifiers
+from search.query.models import Filters, SearchRequest
+
+_TAG = re.compile(r"\{\{([#^/]?)([^}]+?)\}\}")
+
+
+def _lookup(name: str, stack: list):
+    if name == ".":
+        return stack[-1]
+    head, *rest = name.split(".")
+    value = next((ctx[head] for ctx in reversed(stack) if isinstance(ctx, dict) and head in ctx), None)
+    for part in rest:
+        value = value[int(part)] if isinstance(value, list) and int(part) < len(value) else None
+    return value
+
+
+def _close(src: str, start: int, name: str) -> tuple[int, int]:
+    depth = 1
+    for m in _TAG.finditer(src, start):
+        kind, tag = m.groups()
+        if tag == name and kind in "#^" and kind:
+            depth += 1
+        elif tag == name and kind == "/":
+            depth -= 1
+            if depth == 0:
+                return m.start(), m.end()
+    raise AssertionError(f"unclosed section {name}")
+
+
+def mustache(src: str, stack: list) -> str:
+    out, pos = [], 0
+    while m := _TAG.search(src, pos):
+        out.append(src[pos:m.start()])
+        kind, name = m.groups()
+        if not kind:
+            value = _lookup(name, stack)
+            out.append(json.dumps(value)[1:-1] if isinstance(value, str) else "" if value is None else str(value))
+            pos = m.end()
+            continue
+        end, after = _close(src, m.end(), name)
+        inner = src[m.end():end]
+        if name == "toJson":
+            out.append(json.dumps(_lookup(inner, stack)))
+        else:
+            value = _lookup(name, stack)
+            truthy = value not in (None, False, "", [])
+            if kind == "#" and isinstance(value, list):
+                out += [mustache(inner, [*stack, item]) for item in value]
+            elif kind == "#" and truthy:
+                out.append(mustache(inner, [*stack, value]))
+            elif kind == "^" and not truthy:
+                out.append(mustache(inner, stack))
+        pos = after
+    out.append(src[pos:])
+    return "".join(out)
+
+
+def render(template_id: str, params: dict) -> dict:
+    return json.loads(mustache(templates.sources()[template_id], [params]))
+
+
+def without_model_id(body: dict) -> dict:
+    body = copy.deepcopy(body)
+    for sub in body["query"].get("hybrid", body["query"].get("bool", {})).get("queries") or \
+            body["query"].get("bool", {}).get("should", []):
+        sub.get("neural", {}).get("vector", {}).pop("model_id", None)
+    return body
+
+
+QUESTIONS = ["What is the liability cap in clause 14.3?", "Schedule 2 paragraph 1 and clause 9", "notice period",
+             'a "quoted" \\ back\nslash {{k}} è']
+FILTER_VALUES = {"groups": ("litigation-team", "sales"), "as_of": date(2025, 6, 1), "jurisdictions": ("UK",),
+                 "doc_ids": ("msa",), "doc_keys": ("msa:1", "nda:2"), "doc_types": ("contract",), "languages": ("en",)}
+
+
+def combinations():
+    names = list(FILTER_VALUES)
+    for mask in itertools.product((False, True), repeat=len(names)):
+        yield Filters(**{n: FILTER_VALUES[n] for n, on in zip(names, mask, strict=True) if on})
+
+
+@pytest.mark.parametrize("question", QUESTIONS)
+def test_every_template_renders_the_python_body_for_every_option(question):
+    refs = parse_identifiers(question)
+    for filters in combinations():
+        for k in (3, 10):
+            params = templates.template_params(question, filters, refs, k)
+            python = without_model_id(bodies.search_body("hybrid", text=question, vector=None, filters=filters,
+                                                         size=k, refs=refs, model_id="M"))
+            if len(python["query"]["hybrid"]["queries"]) == 2:  # no section cited: the template's placeholder
+                python["query"]["hybrid"]["queries"].append(bodies.MATCH_NONE)
+            assert render(templates.HYBRID_TEMPLATE, params) == python
+            assert render(templates.BOOL_TEMPLATE, params) == without_model_id(
+                bodies.bool_body(question, None, filters, k, refs, model_id="M"))
+            route = {key: v for key, v in params.items() if key not in ("section", "heading_phrases")}
+            assert render(templates.ROUTE_TEMPLATE, route) == without_model_id(
+                bodies.routing_body(question, None, filters, k, model_id="M"))
+
+
+def test_defaults_when_k_is_left_out():
+    assert render(templates.HYBRID_TEMPLATE, {"query_text": "x"})["size"] == templates.DEFAULT_K
+    assert render(templates.ROUTE_TEMPLATE, {"query_text": "x"})["size"] == templates.DEFAULT_ROUTE_K
+
+
+def test_params_leave_empty_lists_out_and_carry_the_cited_sections():
+    refs = parse_identifiers("Schedule 2 paragraph 1 and art. 1341 c.c.")
+    params = templates.template_params("q", Filters(groups=()), refs, 5)
+    assert params == {"query_text": "q", "k": 5, "section": ["2", "1"], "heading_phrases": ["Schedule 2"]}
+
+
+def test_optional_parts_must_follow_an_element():
+    with pytest.raises(ValueError):
+        templates.render([templates.Opt("x", ({"a": 1},))])
+    with pytest.raises(ValueError):
+        templates.render([{"a": 1}, templates.Each("x", ({"b": 1},))])
+
+
+def test_the_python_only_options_are_off_by_default_so_the_templates_carry_the_default_request():
+    # the clause-title list and the routing extras are not in the templates: a request with the
+    # defaults has none of them, so the template renders exactly what the planner sends
+    req = SearchRequest(query="which law governs the NDA?")
+    assert (req.title_weight, req.routing_prior, req.routing_weights, req.routing_topics) == (0.0, 0.0, None, False)
+    kinds = [kind for kind, _ in bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(),
+                                                        size=10, model_id="M")]
+    assert kinds == ["bm25", "knn"]
+    with_titles = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10,
+                                        model_id="M", titles=["governing law"])
+    assert [kind for kind, _ in with_titles] == ["bm25", "knn", "title"]
