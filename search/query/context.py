@@ -262,8 +262,20 @@ def merge(selections: Iterable[_Selection], max_gap: int = 2) -> list[ContextPie
     pieces: list[ContextPiece] = []
     for _key, sels in by_doc.items():
         sels.sort(key=lambda s: (s.start, s.end))
-        group: list[_Selection] = []
+        # no character twice: a selection that starts inside an earlier one (a definition inside a
+        # passage's neighbour, an overlapping chunk) keeps only its new characters, so the parts add
+        # up to what `select` paid for, within the budget
+        reach = -1
+        trimmed: list[_Selection] = []
         for sel in sels:
+            if sel.end <= reach:
+                continue
+            if sel.start < reach:
+                sel = _Selection(sel.source, reach, sel.end, sel.via, sel.rank, list(sel.cited_by), sel.term)
+            trimmed.append(sel)
+            reach = max(reach, sel.end)
+        group: list[_Selection] = []
+        for sel in trimmed:
             if group and sel.start - max(g.end for g in group) <= max_gap and sel.term is None and group[-1].term is None:
                 group.append(sel)
             else:

@@ -67,3 +67,16 @@ def test_wanted_terms_prefer_the_question_and_definition_snippet_needs_the_quote
 def test_render_numbers_pieces_with_citation_and_offsets():
     text = render(build("cap", [A], 1000))
     assert text.startswith("[1] MSA v1, Clause 14.2 (chars 100-149)\n14.2 The Supplier")
+
+
+def test_a_definition_overlapping_a_passage_is_not_paid_twice():
+    # the defining line starts inside a retrieved chunk and runs past it: its covered characters
+    # are dropped from its part, so the parts add up to at most the budget (found on the node)
+    head = _chunk("msa:1:0000a", 0, '1.1 In this Agreement:\n"Fe', "1.1")
+    budget = len(head["text"]) + len(B["text"]) + 45
+    pieces = build("what is the cap on Fees", [head, B], budget, fetched={DEFS["chunk_id"]: DEFS}, attach_share=0.2)
+    parts = spans(pieces)
+    assert sum(e - s for _, s, e in parts) <= budget
+    ordered = sorted(parts)
+    assert all(d1 != d2 or s2 >= e1 for (d1, _, e1), (d2, s2, _) in zip(ordered, ordered[1:]))
+    assert any(p.via == "definition" for p in pieces)
