@@ -455,11 +455,11 @@ def search_options(f):
                      help="Documents kept by routing (1-100)."),
         click.option("--routing-prior", type=float, default=None,
                      help="Added to the fused score of the chunks of the first routed document (less for the "
-                          "next ones): the document the question names comes first. Default: the measured one "
-                          "(docs/results.md)."),
+                          "next ones): the document the question names comes first. Default 0.5 (measured, "
+                          "docs/results.md); 0 turns it off."),
         click.option("--title-weight", type=float, default=None,
                      help="Share of the clause-title list: the question's topic ('which law governs it') matched "
-                          "against clause headings in English and Italian. 0 turns it off."),
+                          "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),
         click.option("--rerank", type=click.Choice(RERANKERS), default="off", show_default=True,
                      help="Second stage over the fused shortlist: e5 (offline bi-encoder) or a cross-encoder "
                           "you provide with --rerank-model."),

@@ -33,17 +33,20 @@ class SearchPlan:
     kinds: tuple[str, ...] = ()     # the fused lists, in body order: bm25, knn, identifier, title
 
 
-def effective_routing(routing: str, refs) -> str:
+def effective_routing(routing: str, refs, prior: float = 0.5) -> str:
     """"auto" restricts the search to the routed documents unless the query cites a section
     ("s.21A", "clause 14.3", "Schedule 1"): then the exact label decides where to look, and
     cutting the search down to the documents whose title and summary match best could cut away
     the one that holds the section (measured on the gold set, docs/results.md). It still
     prefers the routed documents then ("prior": every document is searched, the routing prior
     ranks the chunks of the routed ones first), so "clause 10.1 of the Tidewell NDA" is the
-    Tidewell NDA's 10.1, not its look-alikes'."""
+    Tidewell NDA's 10.1, not its look-alikes'. With no prior (`prior` 0) there is nothing to
+    prefer them by, and routing is "off" as before."""
     if routing != "auto":
         return routing
-    return "prior" if any(not r.external for r in refs) else "filter"
+    if any(not r.external for r in refs):
+        return "prior" if prior > 0 else "off"
+    return "filter"
 
 
 def needs_vector(req: SearchRequest) -> bool:

@@ -23,10 +23,14 @@ Params (lists may be omitted, never sent empty: mustache.java fails on `{{#x.0}}
 absent = public only), `as_of` ("YYYY-MM-DD"), `jurisdiction`, `doc_id`, `doc_key`, `doc_type`,
 `language` (lists), `section` (normalized labels, e.g. ["14.3"]), `heading_phrases`
 (e.g. ["Schedule 2"]) and `parent_section` (the enclosing unit of a dotted label, e.g. ["14"]),
-which `template_params` derives from the question as our planner does. The clause-title list
-(`SearchRequest.title_weight` > 0), the routing prior, `routing_weights`, `routing_knn` and
-`routing_topics` are Python-side options, off by default: the templates render the default
-request, which has none of them.
+which `template_params` derives from the question as our planner does.
+
+Not in the templates: the clause-title list (`SearchRequest.title_weight`, 0.3 by default) and
+the routing prior (`routing_prior`, 0.5 by default), both Python-side: the title list's share
+depends on which other lists are present, which one fixed weight vector of the index's default
+pipeline cannot give, and the prior re-sorts the fused list after OpenSearch returns it. A
+template renders the request with both at 0 (the pre-round-2 default; docs/results.md gives the
+figures of both), as do `routing_weights`, `routing_knn` and `routing_topics` (off by default).
 `groups` is whatever the CALLER says: not an access-control boundary (docs/engine.md).
 """
 

@@ -129,3 +129,11 @@ def test_identifier_query_also_finds_the_parent_unit_of_a_dotted_label():
     query = bodies.identifier_query(parse_identifiers("articolo 13.2 licenza Kestrel"), Filters())
     terms = [s["term"]["section"] for s in query["bool"]["should"] if "term" in s]
     assert terms == [{"value": "13.2", "boost": 3.0}, {"value": "13", "boost": 1.0}]
+
+
+def test_auto_routing_with_a_cited_section_and_no_prior_is_off():
+    from search.query.identifiers import parse_identifiers
+    from search.query.service import effective_routing
+
+    assert effective_routing("auto", parse_identifiers("clause 14.3"), 0.5) == "prior"
+    assert effective_routing("auto", parse_identifiers("clause 14.3"), 0.0) == "off"

@@ -53,3 +53,11 @@ def test_pipeline_names_keep_two_places_unless_more_are_needed():
         "legalsearch-norm-v1-minmax-030-070")
     name, _ = fusion.pipeline_for("normalization", 60, "min_max", (0.3, 0.7), ("bm25", "knn", "title"), 0.25)
     assert name == "legalsearch-norm-v1-minmax-02250-05250-02500"
+
+
+def test_the_engine_default_pipeline_weighs_three_lists_as_a_cited_section_query():
+    from search.engine.install import search_pipeline_body
+
+    body = search_pipeline_body("MODEL")
+    weights = body["phase_results_processors"][0]["normalization-processor"]["combination"]["parameters"]["weights"]
+    assert weights == [0.15, 0.35, 0.5]

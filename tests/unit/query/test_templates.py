@@ -130,14 +130,18 @@ def test_optional_parts_must_follow_an_element():
         templates.render([{"a": 1}, templates.Each("x", ({"b": 1},))])
 
 
-def test_the_python_only_options_are_off_by_default_so_the_templates_carry_the_default_request():
-    # the clause-title list and the routing extras are not in the templates: a request with the
-    # defaults has none of them, so the template renders exactly what the planner sends
+def test_the_templates_render_the_request_without_the_python_side_round2_options():
+    # The clause-title list (title_weight) and the routing prior re-rank on the Python side: the
+    # title list's share depends on which other lists are present (no fixed weight vector of the
+    # index's default pipeline gives both orders), and the prior re-sorts the fused list after
+    # OpenSearch returns it. The templates therefore render the request with both at 0, which
+    # the loop above checks clause by clause; the planner's default adds the title list only
+    # when the question names a clause topic, and then as its own list, after the three.
     req = SearchRequest(query="which law governs the NDA?")
-    assert (req.title_weight, req.routing_prior, req.routing_weights, req.routing_topics) == (0.0, 0.0, None, False)
-    kinds = [kind for kind, _ in bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(),
-                                                        size=10, model_id="M")]
-    assert kinds == ["bm25", "knn"]
+    assert (req.title_weight, req.routing_prior) == (0.3, 0.5)  # the Python defaults (docs/results.md)
+    basic = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10, model_id="M")
+    assert [kind for kind, _ in basic] == ["bm25", "knn"]
     with_titles = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10,
                                         model_id="M", titles=["governing law"])
     assert [kind for kind, _ in with_titles] == ["bm25", "knn", "title"]
+    assert with_titles[:2] == basic  # the template's lists are unchanged; only a list is added
