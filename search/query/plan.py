@@ -33,20 +33,17 @@ class SearchPlan:
     kinds: tuple[str, ...] = ()     # the fused lists, in body order: bm25, knn, identifier, title
 
 
-def effective_routing(routing: str, refs, prior: float = 0.5) -> str:
+def effective_routing(routing: str, refs) -> str:
     """"auto" restricts the search to the routed documents unless the query cites a section
     ("s.21A", "clause 14.3", "Schedule 1"): then the exact label decides where to look, and
     cutting the search down to the documents whose title and summary match best could cut away
-    the one that holds the section (measured on the gold set, docs/results.md). It still
-    prefers the routed documents then ("prior": every document is searched, the routing prior
-    ranks the chunks of the routed ones first), so "clause 10.1 of the Tidewell NDA" is the
-    Tidewell NDA's 10.1, not its look-alikes'. With no prior (`prior` 0) there is nothing to
-    prefer them by, and routing is "off" as before."""
+    the one that holds the section (measured on the gold set, docs/results.md). ("prior" mode,
+    every document searched and the routed ones preferred by the routing prior, was tried for
+    cited sections: a wrongly routed document then outranks the cited section, and the round-2
+    identifier and cross-reference classes gained nothing; it is not part of "auto".)"""
     if routing != "auto":
         return routing
-    if any(not r.external for r in refs):
-        return "prior" if prior > 0 else "off"
-    return "filter"
+    return "off" if any(not r.external for r in refs) else "filter"
 
 
 def needs_vector(req: SearchRequest) -> bool:
@@ -64,7 +61,11 @@ def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
 
 def routing_prior(req: SearchRequest, routing: str, routed: tuple[str, ...]) -> float:
     """The weight of the routing prior for this plan: when routing restricted the search to
-    more than one document, or ranked documents without restricting ("prior")."""
+    more than one document (or ranked them without restricting: "prior"), and the fused
+    scores are min-max normalized (hybrid, normalization fusion): the prior is in those units
+    (0..1), and would swamp reciprocal-rank scores (~0.016) or mean little to raw BM25 ones."""
+    if req.mode != "hybrid" or req.fusion != "normalization" or req.normalization != "min_max":
+        return 0.0
     if routing == "prior" or (routing == "filter" and len(routed) > 1):
         return req.routing_prior
     return 0.0

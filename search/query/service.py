@@ -93,7 +93,7 @@ class SearchService:
 
         routed: tuple[str, ...] = ()
         boost: tuple[str, ...] = ()
-        routing = effective_routing(req.routing, refs, req.routing_prior)
+        routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
             routed = tuple(self.route(req, vector, filters, model_id))

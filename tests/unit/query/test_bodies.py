@@ -91,7 +91,7 @@ def test_routing_body_filters_documents_too():
     ("routing", "query", "expected"),
     [
         ("auto", "How long does confidentiality last in the NDA with Initech?", "filter"),
-        ("auto", "s.21A compliance conditions", "prior"),  # every document searched, routed ones first
+        ("auto", "s.21A compliance conditions", "off"),
         ("auto", "clausole approvate ai sensi dell'art. 1341 c.c.", "filter"),  # external code: not a section here
         ("filter", "clause 14.3", "filter"),
         ("off", "NDA with Initech", "off"),
@@ -130,10 +130,3 @@ def test_identifier_query_also_finds_the_parent_unit_of_a_dotted_label():
     terms = [s["term"]["section"] for s in query["bool"]["should"] if "term" in s]
     assert terms == [{"value": "13.2", "boost": 3.0}, {"value": "13", "boost": 1.0}]
 
-
-def test_auto_routing_with_a_cited_section_and_no_prior_is_off():
-    from search.query.identifiers import parse_identifiers
-    from search.query.service import effective_routing
-
-    assert effective_routing("auto", parse_identifiers("clause 14.3"), 0.5) == "prior"
-    assert effective_routing("auto", parse_identifiers("clause 14.3"), 0.0) == "off"

@@ -33,3 +33,5 @@ def test_prior_weight_applies_to_filtered_and_prior_routing_only():
     assert routing_prior(req, "prior", ("a",)) == 0.5   # all documents searched, "a" preferred
     assert routing_prior(req, "off", ()) == 0.0
     assert candidate_size(req, 0.5) == 20 and candidate_size(req, 0.0) == 10
+    for other in ({"fusion": "rrf"}, {"mode": "bm25"}, {"normalization": "l2"}):  # not min-max fused scores
+        assert routing_prior(req.model_copy(update=other), "filter", ("a", "b")) == 0.0
