@@ -41,11 +41,13 @@ class SearchPlan:
         return self.chunks_index or self.request.index
 
 
-MAX_BM25_WORDS = 100
+MAX_BM25_WORDS = 80
 """Lucene refuses a query of more than 1024 clauses (maxClauseCount): BM25 over 8 fields (the
-routing search: 9) makes one clause per field and word, and a ~6,000-character question fails
-with too_many_nested_clauses (measured: 130 distinct words already fail the routing search).
-So BM25 reads at most this many words of a question: its distinct words, in order."""
+routing search: 11, with the document profile) makes one clause per field and word, and a
+~6,000-character question fails with too_many_nested_clauses (measured: 130 distinct words
+already failed the 9-field routing search). So BM25 reads at most this many words of a
+question: its distinct words, in order (11 x 80 = 880 clauses, room left for the filters and
+the clause-title list)."""
 
 
 MAX_QUERY_REFS = 16

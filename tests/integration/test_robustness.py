@@ -137,7 +137,7 @@ def test_long_questions_answer_with_a_warning_or_a_clear_refusal(service, embedd
     opening = "What does this say about the liability cap in clause 14.3? "
     question = opening + " ".join(text.split())[:6000]
     assert len(question) > 6000
-    # BM25 alone (no document routing, which embeds): the first 100 distinct words (the whole
+    # BM25 alone (no document routing, which embeds): the first 80 distinct words (the whole
     # question made 1024+ clauses: HTTP 400 / 500)
     response = service.search(SearchRequest(query=question, index=sample_index[0], k=5, mode="bm25", routing="off"),
                               write_log=False)
@@ -145,13 +145,15 @@ def test_long_questions_answer_with_a_warning_or_a_clear_refusal(service, embedd
     # the default search embeds the question too: past the model's window it is refused, in one line
     with pytest.raises(QueryError, match="tokens; the e5 model reads at most 512: shorten it"):
         service.search(SearchRequest(query=question, index=sample_index[0], k=5), write_log=False)
-    # within the window but over 100 distinct words: the default search (hybrid, document routing
-    # over 9 BM25 fields, the identifier sub-query) answers, BM25 on the first 100 words
+    # within the window but over 80 distinct words: the hybrid search (with document routing over 11
+    # BM25 fields, the identifier sub-query) answers, BM25 on the first 80 words
     words = list(dict.fromkeys(text.split()))[:160]
     within = opening + " ".join(words)
     assert embedders.get("e5").count_tokens(within) < 512
-    response = service.search(SearchRequest(query=within, index=sample_index[0], k=5), write_log=False)
-    assert response.hits and response.warnings and "BM25 searched its first" in response.warnings[0]
+    for routing in ("auto", "filter"):  # auto: off here (the question cites a clause); filter: routing runs
+        response = service.search(SearchRequest(query=within, index=sample_index[0], k=5, routing=routing),
+                                  write_log=False)
+        assert response.hits and response.warnings and "BM25 searched its first" in response.warnings[0]
 
 
 def test_dry_run_embeds_nothing(settings, embedders, tmp_path):
