@@ -112,7 +112,8 @@ def test_reindex_swaps_atomically_while_queries_run(settings, service, sample_in
     # on one node: dfs_query_then_fetch gives every shard the global term statistics. (Not with
     # an --as-of filter: a shard whose validity dates cannot match rewrites the query to
     # match_none and adds no statistics, see docs/cluster.md.)
-    bm25 = [m for m in MODES if m[0] == "bm25"]
+    # (title_weight 0: the default clause-title list would make `--mode bm25` a hybrid query too)
+    bm25 = [("bm25", {"mode": "bm25", "routing": "off", "title_weight": 0.0})]
     plain = [i for i in gold_queries(82) if not parse_identifiers(i.query) and not i.as_of][:8]
     assert _differences(service, sample_index[0], cluster_service, cluster_samples, plain, bm25) == []
 
