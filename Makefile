@@ -16,11 +16,12 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 PYTEST_ARGS ?=
 
-.PHONY: help venv system-deps node models demo test unit lint clean-venv
+.PHONY: help venv system-deps node models demo test test-cluster unit lint clean-venv
 
 help:
 	@echo "make demo   set up everything, start a local node, ingest samples/corpus, run example queries"
 	@echo "make test   set up everything, run unit + integration tests against a real node"
+	@echo "make test-cluster   only the three-node cluster tests (faults, reindex swap, same answers; ~5 min)"
 	@echo "make unit   unit tests only (no node)"
 	@echo "make lint   ruff + the import layering contracts (lint-imports)"
 
@@ -59,6 +60,11 @@ demo: venv system-deps node models
 
 test: venv system-deps node models lint
 	$(BIN)/python -m pytest -v $(PYTEST_ARGS)
+
+# The cluster tests start their own secured three-node cluster (tests/integration/cluster); `make test`
+# runs them too (PYTEST_ARGS='-m "not cluster"' leaves them out).
+test-cluster: venv models
+	$(BIN)/python -m pytest -v -m cluster $(PYTEST_ARGS)
 
 unit: venv
 	$(BIN)/python -m pytest -v -m "not integration" $(PYTEST_ARGS)

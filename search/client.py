@@ -129,7 +129,8 @@ class LegalSearch:
             index: logical index name (default: the settings' index).
             progress: called with 1 after each document; `on_total(n)` once with the count.
             **options: `IngestOptions` fields: chunker, chunk_size, summarizer, embedder,
-                public_if_no_acl, force, force_merge, dry_run.
+                public_if_no_acl, force, force_merge, dry_run; shards and replicas when the run
+                creates the index.
 
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
@@ -223,9 +224,49 @@ class LegalSearch:
 
     # ----------------------------------------------------------------- index admin
 
-    def create_index(self, name: str | None = None, *, embedder: str = "minilm") -> dict:
-        """Create an index (idempotent); returns the `_meta` recording how it is built."""
-        return indices.create(self.store, self._index(name), self.embedders.get(embedder))
+    def create_index(self, name: str | None = None, *, embedder: str = "minilm", shards: int | None = None,
+                     replicas: int | None = None) -> dict:
+        """Create an index (idempotent, race-safe); returns the `_meta` recording how it is built.
+
+        Args:
+            shards: primary shards (default 1: a hybrid query's BM25 scores are per shard).
+            replicas: copies of each shard (default: 0 on one node, 1 on a cluster).
+        """
+        return indices.create(self.store, self._index(name), self.embedders.get(embedder), shards=shards,
+                              replicas=replicas)
+
+    def reindex(self, name: str | None = None, *, sources: Iterable[str | Path] = (),
+                manifest: str | Path | None = None, shards: int | None = None, replicas: int | None = None,
+                progress: Callable[[int], None] | None = None, on_total: Callable[[int], None] | None = None,
+                **changes: Any) -> dict:
+        """Build a new generation of an index beside the live one and swap the aliases to it
+        atomically (searches keep answering); the old generation is kept until `prune_index`.
+
+        Args:
+            sources: files or folders to ingest from (default: the paths the registry recorded).
+            shards, replicas: the new index's (default: 1 shard, replicas 0 on one node / 1 on a cluster).
+            **changes: ingest options to change (chunker, chunk_size, summarizer, embedder,
+                embed_parts, public_if_no_acl): any of them, or `sources`, rebuilds from the files;
+                otherwise every chunk is copied server-side (new mappings, analyzers, shards).
+
+        Returns:
+            mode (copy | rebuild), previous and live indices, chunk and document counts.
+        """
+        paths = [Path(s) for s in sources]
+        missing = [str(p) for p in paths if not p.exists()]
+        if missing:
+            raise ConfigError(f"no such file or folder: {', '.join(missing)}")
+        from search.ingest.reindex import reindex as reindex_index  # the ingestion side, loaded on use
+
+        return reindex_index(self.store, self.settings, self.embedders, self._index(name), changes=changes,
+                             shards=shards, replicas=replicas, paths=paths, manifest=Path(manifest) if manifest else None,
+                             progress=progress, on_total=on_total)
+
+    def prune_index(self, name: str | None = None) -> list[str]:
+        """Delete the generations of an index that its aliases no longer point at (after a reindex)."""
+        from search.index import generations
+
+        return generations.prune(self.store, self._index(name))
 
     def delete_index(self, name: str) -> list[str]:
         """Delete an index and its document registry; returns the concrete indices deleted."""

@@ -17,9 +17,13 @@ URLs in messages never carry credentials.
 from __future__ import annotations
 
 import base64
+import itertools
 import logging
+import random
 import re
 import sys
+import threading
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +50,7 @@ from opensearchpy import OpenSearch, helpers  # noqa: E402
 from opensearchpy.exceptions import (  # noqa: E402
     AuthenticationException,
     AuthorizationException,
+    ConnectionTimeout,
     NotFoundError,
     TransportError,
 )
@@ -62,7 +67,7 @@ from search.errors import (  # noqa: E402
     StoreError,
     TLSError,
 )
-from search.node import process, security  # noqa: E402
+from search.node import cluster, process, security  # noqa: E402
 
 log = logging.getLogger(__name__)
 # opensearch-py logs every failed attempt with a traceback at WARNING; while waiting for a node
@@ -70,6 +75,23 @@ log = logging.getLogger(__name__)
 logging.getLogger("opensearch").setLevel(logging.ERROR)
 
 _RAISE = object()  # sentinel: a 404 is an error unless the caller says what it means
+
+# Bulk items refused with 429 (a full write queue, indexing pressure, a circuit breaker) are sent
+# again after 0.5, 1, 2, 4, 8, 8 s (with jitter): ~24 s at most, then they fail with their ids.
+BULK_RETRIES = 6
+BULK_BACKOFF_S = 0.5
+BULK_MAX_BACKOFF_S = 8.0
+
+
+@dataclass
+class BulkStats:
+    """What bulk requests met: the ingest report shows it, so a rejection is never silent."""
+
+    requests: int = 0     # bulk requests sent, retries included
+    rejected: int = 0     # items refused with 429 (every rejection of every attempt)
+    retried: int = 0      # items sent again after a rejection
+    failed: int = 0       # items that failed for good (rejected after the last retry, or refused)
+    backoff_s: float = 0.0
 
 
 Identity = Literal["admin", "service", "admin-certificate"]
@@ -87,10 +109,12 @@ def warn_once(key: str, message: str) -> None:
 
 
 def resolve_url(settings: Settings) -> str:
-    """OPENSEARCH_URL when set, else the local node started from this machine's node home."""
+    """OPENSEARCH_URL when set (several nodes: comma-separated), else the local node or the
+    local cluster started from this machine's node home (all its running nodes)."""
     if settings.opensearch_url:
-        return split_credentials(settings.opensearch_url)[0].rstrip("/")
-    url = process.local_url(settings)
+        return ",".join(split_credentials(u.strip())[0].rstrip("/") for u in settings.opensearch_url.split(",")
+                        if u.strip())
+    url = process.local_url(settings) or ",".join(cluster.local_urls(settings))
     if url:
         return url
     raise NodeError(
@@ -120,13 +144,14 @@ class Connection:
 def connection(settings: Settings, url: str | None = None, identity: Identity = "admin") -> Connection:
     """The URL, credentials and CA a Store uses (see the module docstring)."""
     raw = url or settings.opensearch_url
-    clean, url_user, url_password = split_credentials(raw) if raw else (resolve_url(settings), None, None)
-    clean = clean.rstrip("/")
+    parts = [split_credentials(u.strip()) for u in (raw or resolve_url(settings)).split(",") if u.strip()]
+    clean = ",".join(p[0].rstrip("/") for p in parts)  # several nodes: comma-separated
+    url_user, url_password = next(((p[1], p[2]) for p in parts if p[1]), (None, None))
     user = settings.opensearch_user or url_user
     password = settings.opensearch_password.get_secret_value() if settings.opensearch_password else url_password
     ca = settings.opensearch_ca_certs
     client_cert = None
-    if clean == process.local_url(settings) and clean.startswith("https"):
+    if clean.startswith("https") and set(clean.split(",")) <= cluster.known_urls(settings):  # the local node(s)
         ca = ca or security.local_ca(settings)
         if identity == "admin-certificate":
             found = security.secrets_of(settings)
@@ -144,7 +169,12 @@ def connection(settings: Settings, url: str | None = None, identity: Identity = 
 
 
 def _client(conn: Connection, timeout: float) -> OpenSearch:
-    kwargs: dict[str, Any] = {"hosts": [conn.url], "timeout": timeout, "max_retries": 2, "retry_on_timeout": True}
+    # Several hosts: a request that cannot reach one node (refused, reset) is sent to the next.
+    # A timeout is not retried: it means a frozen or overloaded node, and a retry would multiply
+    # the wait (and the load) instead of failing within the configured timeout.
+    hosts = conn.url.split(",")
+    kwargs: dict[str, Any] = {"hosts": hosts, "timeout": timeout, "max_retries": max(2, len(hosts)),
+                              "retry_on_timeout": False}
     if conn.user and conn.password is not None:
         kwargs["http_auth"] = (conn.user, conn.password)
     if conn.url.startswith("https"):
@@ -173,6 +203,8 @@ class Store:
         self._url = url
         self._connection: Connection | None = None
         self._client: OpenSearch | None = None
+        self.bulk_stats = BulkStats()  # every bulk this store sent (ingest reports take their own share)
+        self._stats_lock = threading.Lock()
 
     @property
     def connection(self) -> Connection:
@@ -200,6 +232,13 @@ class Store:
                 return missing
             error = ModelError if _model_hint(str(e.info)) else StoreError
             raise error(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}{_hint(e)}") from e
+        except ConnectionTimeout as e:
+            self._retire(e)
+            raise NodeError(
+                f"OpenSearch at {self.url} did not answer within {self.settings.request_timeout:g}s while trying "
+                f"to {what}: a node may be frozen or overloaded (`legalsearch node status`); the limit is "
+                "LEGALSEARCH_REQUEST_TIMEOUT"
+            ) from e
         except OSSSLError as e:  # a subclass of ConnectionError: test it first
             raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
         except OSConnectionError as e:
@@ -223,6 +262,26 @@ class Store:
             error = ModelError if _model_hint(str(e.info)) else StoreError
             raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
 
+    def _retire(self, e: ConnectionTimeout) -> None:
+        """After a timeout, if the node that did not answer does not answer a 1-second HEAD either
+        (frozen, not just waiting on a slow shard), send the next requests to the other nodes
+        for a while (opensearch-py retires a node itself only when it retries, and a timeout is
+        not retried here)."""
+        pool = getattr(e.info, "pool", None)  # urllib3's ReadTimeoutError names the host it waited on
+        connections = getattr(self.client.transport.connection_pool, "connections", [])
+        if pool is None or len(connections) < 2:
+            return
+        for connection in list(connections):
+            if connection.host != f"{pool.scheme}://{pool.host}:{pool.port}":
+                continue
+            try:
+                connection.perform_request("HEAD", "/", timeout=1.0)
+            except OSConnectionError:
+                log.warning("%s does not answer; using the other nodes for a while", connection.host)
+                self.client.transport.mark_dead(connection)
+            except TransportError:
+                pass  # it answered (with an error status): a slow shard elsewhere, not this node
+
     # ----------------------------------------------------------------- cluster
 
     def info(self) -> dict:
@@ -245,6 +304,21 @@ class Store:
             for node in stats.get("nodes", {}).values()
         ]
 
+    def nodes(self) -> list[dict]:
+        """Every node of the cluster: name, roles, heap, whether it is the cluster manager."""
+        return self._call("list nodes", self.client.cat.nodes, format="json",
+                          params={"h": "name,ip,port,http_address,node.role,cluster_manager,heap.percent,load_1m"})
+
+    def shards(self, pattern: str = "*") -> list[dict]:
+        """Shard copies of the indices matching `pattern`: index, shard, primary or replica, state, node."""
+        return self._call("list shards", self.client.cat.shards, index=pattern, format="json",
+                          params={"h": "index,shard,prirep,state,docs,node,unassigned.reason"}, missing=[])
+
+    def write_pool(self) -> dict[str, dict]:
+        """Per node: the write thread pool's threads, queue, active, rejected (bulk pressure)."""
+        stats = self._call("read thread pool stats", self.client.nodes.stats, metric="thread_pool")
+        return {n.get("name"): n["thread_pool"]["write"] for n in stats.get("nodes", {}).values()}
+
     def indices(self, pattern: str = "*") -> list[dict]:
         return self._call(
             "list indices", self.client.cat.indices, index=pattern, format="json",
@@ -260,15 +334,48 @@ class Store:
     def index_exists(self, name: str) -> bool:
         return bool(self._call("check an index", self.client.indices.exists, index=name))
 
-    def create_index(self, name: str, body: dict) -> None:
-        self._call(f"create index {name}", self.client.indices.create, index=name, body=body)
+    def create_index(self, name: str, body: dict, exist_ok: bool = False) -> bool:
+        """Create `name`; False when it already exists and `exist_ok` (another process may have
+        created it between a check and this call: creation is race-safe only this way)."""
+        try:
+            self._call(f"create index {name}", self.client.indices.create, index=name, body=body)
+        except StoreError as e:
+            cause = e.__cause__
+            if exist_ok and isinstance(cause, TransportError) and _error_type(cause) in _EXISTS:
+                return False
+            raise
+        return True
 
     def delete_index(self, name: str) -> bool:
         """Delete `name`; False when there was no such index."""
         return self._call(f"delete index {name}", self.client.indices.delete, index=name, missing=None) is not None
 
-    def get_index(self, name: str) -> dict:
-        return self._call(f"read index {name}", self.client.indices.get, index=name)
+    def index_settings(self, index: str) -> dict:
+        """{concrete index: its index settings (flat, e.g. "index.refresh_interval")}."""
+        result = self._call(f"read settings of {index}", self.client.indices.get_settings, index=index,
+                            params={"flat_settings": "true"})
+        return {name: body.get("settings", {}) for name, body in result.items()}
+
+    def get_aliases(self, name: str) -> list[str]:
+        """The concrete indices behind alias `name` ([] when there is no such alias)."""
+        result = self._call(f"read alias {name}", self.client.indices.get_alias, name=name, missing={})
+        return sorted(result)
+
+    def update_aliases(self, actions: list[dict]) -> None:
+        """Apply alias actions in one atomic cluster-state update."""
+        self._call("move aliases", self.client.indices.update_aliases, body={"actions": actions})
+
+    def wait_for_index(self, index: str, status: str = "yellow", timeout: float = 60.0) -> dict:
+        """Cluster health of `index`, waiting until it reaches `status` (or the timeout)."""
+        return self._call(
+            f"wait for {index} to be {status}", self.client.cluster.health, index=index,
+            params={"wait_for_status": status, "timeout": f"{int(timeout)}s"}, request_timeout=timeout + 10,
+        )
+
+    def get_index(self, name: str, missing: Any = _RAISE) -> dict:
+        """{concrete index: its aliases, mappings and settings} for an index or alias (`missing`
+        when there is none, if given)."""
+        return self._call(f"read index {name}", self.client.indices.get, index=name, missing=missing)
 
     def put_index_template(self, name: str, body: dict) -> None:
         self._call(f"put index template {name}", self.client.indices.put_index_template, name=name, body=body)
@@ -305,30 +412,25 @@ class Store:
     # ----------------------------------------------------------------- documents
 
     def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
-             pipeline: str | None = None) -> int:
-        """Send bulk actions; raise BulkError with the failing ids if any item fails. `pipeline`:
-        the ingest pipeline ("_none": not even the index's default one)."""
-        extra = {"pipeline": pipeline} if pipeline else {}
+             stats: BulkStats | None = None, pipeline: str | None = None) -> int:
+        """Send bulk actions; items refused with 429 are sent again with backoff (`BULK_RETRIES`
+        times); raise BulkError with the failing ids if any item still fails. What happens is
+        counted, as it happens, in `stats` and in `self.bulk_stats`. `pipeline`: the ingest
+        pipeline ("_none": not even the index's default one)."""
+        sinks = [self.bulk_stats] + ([stats] if stats is not None else [])
         failed_ids: list[str] = []
         errors: list[dict] = []
         ok = 0
-        results = self._call(
-            "send a bulk request", lambda: list(helpers.streaming_bulk(
-                self.client, actions, chunk_size=chunk_size, raise_on_error=False,
-                raise_on_exception=False, refresh=refresh, max_retries=3, **extra,
-            )),
-        )
-        for success, item in results:
-            if success:
-                ok += 1
-                continue
-            op = next(iter(item.values()))
-            if op.get("status") == 404 and next(iter(item)) == "delete":
-                ok += 1  # deleting what is already gone is success for idempotent re-runs
-                continue
-            failed_ids.append(str(op.get("_id")))
-            errors.append(op.get("error") or op)
+        items = list(actions)
+        for start in range(0, len(items), chunk_size):
+            sent, failed = self._bulk_chunk(items[start:start + chunk_size], refresh, sinks, pipeline)
+            ok += sent
+            for item in failed:
+                op = next(iter(item.values()))
+                failed_ids.append(str(op.get("_id")))
+                errors.append(op.get("error") or op)
         if failed_ids:
+            self._count(sinks, failed=len(failed_ids))
             first = errors[0]
             reason = first.get("reason") if isinstance(first, dict) else first
             raise BulkError(
@@ -336,6 +438,60 @@ class Store:
                 failed_ids, errors,
             )
         return ok
+
+    def _count(self, sinks: list[BulkStats], **deltas: float) -> None:
+        with self._stats_lock:
+            for sink in sinks:
+                for name, value in deltas.items():
+                    setattr(sink, name, getattr(sink, name) + value)
+
+    def _bulk_chunk(self, chunk: list[dict], refresh: bool | str, sinks: list[BulkStats],
+                    pipeline: str | None) -> tuple[int, list[dict]]:
+        """One bulk request and its retries; (items done, items failed for good)."""
+        ok = 0
+        failed: list[dict] = []
+        pending = chunk
+        for attempt in range(BULK_RETRIES + 1):
+            if attempt:
+                log.warning("%d bulk items rejected (429); retry %d of %d", len(pending), attempt, BULK_RETRIES)
+                wait = min(BULK_MAX_BACKOFF_S, BULK_BACKOFF_S * 2 ** (attempt - 1)) * random.uniform(0.75, 1.0)
+                self._count(sinks, backoff_s=wait, retried=len(pending))
+                time.sleep(wait)
+            self._count(sinks, requests=1)
+            rejected = []
+            for action, (success, item) in zip(pending, self._bulk_request(pending, refresh, pipeline), strict=True):
+                op_type, op = next(iter(item.items()))
+                if success or (op.get("status") == 404 and op_type == "delete"):
+                    ok += 1  # deleting what is already gone is success for idempotent re-runs
+                elif op.get("status") == 429:
+                    rejected.append((action, item))
+                else:
+                    failed.append(item)
+            self._count(sinks, rejected=len(rejected))
+            if not rejected:
+                break
+            if attempt == BULK_RETRIES:
+                failed += [item for _, item in rejected]
+                break
+            pending = [action for action, _ in rejected]
+        return ok, failed
+
+    def _bulk_request(self, actions: list[dict], refresh: bool | str,
+                      pipeline: str | None) -> list[tuple[bool, dict]]:
+        """(ok, item) per action; a whole request refused with 429 counts as every item refused."""
+        extra = {"pipeline": pipeline} if pipeline else {}
+        try:
+            return self._call(
+                "send a bulk request", lambda: list(helpers.streaming_bulk(
+                    self.client, actions, chunk_size=len(actions), max_chunk_bytes=2**31 - 1,
+                    raise_on_error=False, raise_on_exception=True, refresh=refresh, max_retries=0, **extra,
+                )),
+            )
+        except StoreError as e:
+            if not isinstance(e.__cause__, TransportError) or e.__cause__.status_code != 429:
+                raise
+            return [(False, {a.get("_op_type", "index"): {"_id": a.get("_id"), "status": 429, "error": str(e)}})
+                    for a in actions]
 
     def index_document(self, index: str, doc_id: str | None, body: dict, refresh: bool | str = False) -> None:
         self._call(f"index a document into {index}", self.client.index, index=index, id=doc_id, body=body,
@@ -350,10 +506,28 @@ class Store:
         )
         yield from hits
 
+    def stream(self, index: str, query: dict, size: int = 500) -> Iterator[list[dict]]:
+        """Every hit of `query` (with `_id`, `_routing`, `_source`), `size` at a time, without
+        holding them all in memory (a copy of a large index)."""
+        hits = helpers.scan(self.client, index=index, query={"query": query}, size=size, preserve_order=False)
+        while True:
+            page = self._call(f"scan {index}", lambda: list(itertools.islice(hits, size)))
+            if not page:
+                return
+            yield page
+
     # ----------------------------------------------------------------- search
 
     def search(self, index: str, body: dict, pipeline: str | None = None, explain: bool = False) -> dict:
-        params: dict[str, Any] = {}
+        """Search `index`. A result missing a shard is an error, never a silent partial answer.
+        Plain (non-hybrid) queries use global term statistics (dfs_query_then_fetch), so BM25
+        scores do not depend on how documents fall into shards (one shard skips the extra
+        phase). A hybrid query cannot: in OpenSearch 2.19 the DFS phase skips the search
+        pipeline's normalization and returns raw sub-query scores (neural-search #1490), which
+        is why indices default to one shard (docs/cluster.md)."""
+        params: dict[str, Any] = {"allow_partial_search_results": "false"}
+        if "hybrid" not in body.get("query", {}):
+            params["search_type"] = "dfs_query_then_fetch"
         if pipeline:
             params["search_pipeline"] = pipeline
         if explain:
@@ -438,6 +612,16 @@ class Store:
 
 def _reraise(e: Exception):
     raise e
+
+
+_EXISTS = ("resource_already_exists_exception", "index_already_exists_exception")
+
+
+def _error_type(e: TransportError) -> str | None:
+    info = e.info
+    if isinstance(info, dict) and isinstance(info.get("error"), dict):
+        return info["error"].get("type")
+    return None
 
 
 def _reason(e: TransportError) -> str:

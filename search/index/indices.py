@@ -1,12 +1,16 @@
-"""Create, delete, list and describe legalsearch indices (chunks + docs registry)."""
+"""Create, delete, list and describe legalsearch indices (chunks + docs registry).
+
+Everything reads an index through its alias (`resolve`), so a reindex that moves the aliases to
+a new generation (`search.index.generations`) is followed by every command.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
 from search.embed import Embedder, index_build
-from search.errors import ConfigError, LegalSearchError
-from search.index import schema
+from search.errors import ConfigError, LegalSearchError, StoreError
+from search.index import refresh, schema
 from search.store import Store
 
 
@@ -15,23 +19,57 @@ def ensure_templates(store: Store, dim: int) -> None:
         store.put_index_template(f"legalsearch-{kind}-v{schema.SCHEMA_VERSION}", schema.template_body(kind, dim))
 
 
-def create(store: Store, name: str, model: Embedder, meta: dict | None = None) -> dict:
+def resolve(store: Store, name: str, kind: str = "chunks") -> str | None:
+    """The concrete index behind NAME's alias of `kind` (None when there is none)."""
+    alias = schema.alias_name(name, kind)
+    behind = store.get_aliases(alias)
+    if len(behind) > 1:
+        raise StoreError(f"alias {alias} points at {len(behind)} indices ({', '.join(behind)}); legalsearch "
+                         "expects one: move it with `legalsearch index reindex` or fix it in Dashboards")
+    return behind[0] if behind else None
+
+
+def require(store: Store, name: str, kind: str = "chunks") -> str:
+    concrete = resolve(store, name, kind)
+    if concrete is None:
+        raise _missing(name)
+    return concrete
+
+
+def _missing(name: str) -> LegalSearchError:
+    return LegalSearchError(f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
+                            "(or `legalsearch index create`)")
+
+
+def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
+    """(concrete index, its mappings and settings) behind NAME's alias of `kind`, in one GET of
+    the alias: the one read every legalsearch role may make (indices:admin/get), so a search run
+    for an end user finds its generation and meta without alias or settings permissions."""
+    found = store.get_index(schema.alias_name(name, kind), missing={})
+    if not found:
+        raise _missing(name)
+    if len(found) > 1:
+        raise StoreError(f"alias {schema.alias_name(name, kind)} points at {len(found)} indices ({', '.join(found)}); "
+                         "legalsearch expects one: move it with `legalsearch index reindex` or fix it in Dashboards")
+    return next(iter(found.items()))
+
+
+def meta_of(body: dict) -> dict:
+    """The `_meta.legalsearch` of an index as `live` / GET returns it."""
+    return dict(body.get("mappings", {}).get("_meta", {}).get("legalsearch", {}))
+
+
+def create(store: Store, name: str, model: Embedder, meta: dict | None = None, *, shards: int | None = None,
+           replicas: int | None = None) -> dict:
     """Create the chunks and docs indices behind `name` for vectors of `model` (idempotent: an
-    existing index is kept if it was built with the same embedder; a different one is an error)."""
-    embedder = model.name
+    existing index is kept if it was built with the same embedder; a different one is an error).
+    Race-safe: when another process creates the same index at the same moment, both succeed."""
     existing = index_meta(store, name)
     if existing:
-        if existing.get("embedder") != embedder or index_build(existing) != model.build:
-            raise ConfigError(
-                f"index {name!r} was built with embedder {existing.get('embedder')!r} ({index_build(existing)}), "
-                f"not {embedder!r} ({model.build}); use --index with another name, or `legalsearch index delete "
-                f"{name}` first"
-            )
-        upgrade_mappings(store, name, model.dim)
-        return existing
+        return _same_embedder(store, name, existing, model)
     info = {
-        "embedder": embedder,
-        "model": getattr(model, "model_id", embedder),
+        "embedder": model.name,
+        "model": getattr(model, "model_id", model.name),
         **model.describe(),  # embedder_build: exactly what makes the vectors (queries use the same)
         "dim": model.dim,
         "max_tokens": model.max_tokens,
@@ -39,18 +77,33 @@ def create(store: Store, name: str, model: Embedder, meta: dict | None = None) -
         **(meta or {}),
     }
     ensure_templates(store, model.dim)
+    created = False
     for kind in schema.KINDS:
-        concrete = schema.concrete_name(name, kind)
-        if not store.index_exists(concrete):
-            store.create_index(concrete, schema.index_body(kind, name, model.dim, info))
+        body = schema.index_body(kind, name, model.dim, info, shards=shards, replicas=replicas)
+        created = store.create_index(schema.concrete_name(name, kind), body, exist_ok=True) or created
+    if not created:  # another process won the race: its index stands if the embedder matches
+        return _same_embedder(store, name, require_meta(store, name), model)
     return info
+
+
+def _same_embedder(store: Store, name: str, existing: dict, model: Embedder) -> dict:
+    if existing.get("embedder") != model.name or index_build(existing) != model.build:
+        raise ConfigError(
+            f"index {name!r} was built with embedder {existing.get('embedder')!r} ({index_build(existing)}), "
+            f"not {model.name!r} ({model.build}); use --index with another name, or `legalsearch index delete "
+            f"{name}` first"
+        )
+    upgrade_mappings(store, name, model.dim)
+    return existing
 
 
 def upgrade_mappings(store: Store, name: str, dim: int) -> None:
     """Add the fields a newer mapping JSON has to an existing index (additive and idempotent:
     OpenSearch accepts new fields on a strict mapping and refuses a changed type, with a message)."""
     for kind in schema.KINDS:
-        concrete = schema.concrete_name(name, kind)
+        concrete = resolve(store, name, kind)
+        if not concrete:
+            continue
         properties = schema.index_body(kind, name, dim)["mappings"]["properties"]
         current = store.get_index(concrete)[concrete]["mappings"].get("properties", {})
         for field, spec in properties.items():  # doc_values cannot change: send what the index has
@@ -62,67 +115,90 @@ def upgrade_mappings(store: Store, name: str, dim: int) -> None:
         store.put_mapping(concrete, {"properties": properties})
 
 
-def delete(store: Store, name: str) -> list[str]:
-    """Delete the concrete indices behind `name`; returns what was deleted."""
-    deleted = []
+def concrete_indices(store: Store, name: str) -> dict[str, list[str]]:
+    """Every concrete index of NAME by kind (all generations, oldest first)."""
+    out: dict[str, list[str]] = {kind: [] for kind in schema.KINDS}
     for kind in schema.KINDS:
-        concrete = schema.concrete_name(name, kind)
-        if store.delete_index(concrete):
-            deleted.append(concrete)
+        for row in store.indices(schema.concrete_pattern(name, kind)):
+            parsed = schema.parse_concrete(row["index"])
+            if parsed and parsed[0] == name and parsed[1] == kind:
+                out[kind].append(row["index"])
+        out[kind].sort(key=lambda i: schema.parse_concrete(i)[2])
+    return out
+
+
+def delete(store: Store, name: str) -> list[str]:
+    """Delete every concrete index behind `name` (all generations); returns what was deleted."""
+    deleted = []
+    for names in concrete_indices(store, name).values():
+        for concrete in names:
+            if store.delete_index(concrete):
+                deleted.append(concrete)
     return deleted
 
 
-def index_meta(store: Store, name: str) -> dict | None:
-    """The `_meta.legalsearch` recorded on the chunks index (embedder, chunker, ...), or None."""
-    concrete = schema.concrete_name(name, "chunks")
-    if not store.index_exists(concrete):
-        return None
+def concrete_meta(store: Store, concrete: str) -> dict:
     mapping = store.get_index(concrete)[concrete]["mappings"]
     return dict(mapping.get("_meta", {}).get("legalsearch", {}))
 
 
+def index_meta(store: Store, name: str) -> dict | None:
+    """The `_meta.legalsearch` recorded on the chunks index (embedder, chunker, ...), or None."""
+    concrete = resolve(store, name, "chunks")
+    return concrete_meta(store, concrete) if concrete else None
+
+
 def require_meta(store: Store, name: str) -> dict:
-    meta = index_meta(store, name)
-    if meta is None:
-        raise LegalSearchError(
-            f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
-            "(or `legalsearch index create`)"
-        )
-    return meta
+    return concrete_meta(store, require(store, name))
 
 
 def update_meta(store: Store, name: str, updates: dict) -> None:
-    meta = require_meta(store, name) | updates
-    store.put_mapping(schema.concrete_name(name, "chunks"), {"_meta": {"legalsearch": meta}})
+    concrete = require(store, name)
+    store.put_mapping(concrete, {"_meta": {"legalsearch": concrete_meta(store, concrete) | updates}})
 
 
 def list_indices(store: Store) -> list[dict]:
     rows = []
-    for row in store.indices("*--chunks-v*"):
-        name = row["index"].split("--chunks-v")[0]
-        meta = index_meta(store, name) or {}
-        docs = schema.concrete_name(name, "docs")
+    names = sorted({p[0] for r in store.indices("*--chunks-v*") if (p := schema.parse_concrete(r["index"]))})
+    for name in names:
+        live = resolve(store, name, "chunks")
+        if live is None:
+            continue  # a generation left without its alias: `index info` / `index prune` show it
+        row = next(r for r in store.indices(live))
+        meta = concrete_meta(store, live)
+        docs = resolve(store, name, "docs")
         rows.append({
             "name": name,
             "chunks": int(row.get("docs.count") or 0),
-            "documents": store.count(docs) if store.index_exists(docs) else 0,
+            "documents": store.count(docs) if docs else 0,
             "size": row.get("store.size"),
             "embedder": meta.get("embedder"),
             "chunker": meta.get("chunker"),
             "summarizer": meta.get("summarizer"),
+            "index": live,
         })
-    return sorted(rows, key=lambda r: r["name"])
+    return rows
 
 
 def info(store: Store, name: str) -> dict:
-    meta = require_meta(store, name)
-    chunks = schema.concrete_name(name, "chunks")
-    docs = schema.concrete_name(name, "docs")
+    chunks = require(store, name, "chunks")
+    docs = require(store, name, "docs")
+    state = refresh.recover(store, chunks)  # a killed ingest's refresh -1 is restored here at the latest
+    settings = store.index_settings(chunks).get(chunks, {})
+    live = {chunks, docs}
     return {
         "name": name,
         "aliases": {name: chunks, schema.alias_name(name, "docs"): docs},
-        "meta": meta,
+        "meta": {k: v for k, v in concrete_meta(store, chunks).items() if k != "writers"},
         "chunks": store.count(chunks),
         "documents": store.count(docs),
+        "shards": int(settings.get("index.number_of_shards", 1)),
+        "replicas": settings.get("index.number_of_replicas"),
+        "auto_expand_replicas": settings.get("index.auto_expand_replicas"),
+        "refresh": state["refresh"],
+        "refresh_message": state["message"],
+        "writers": state["writers"],
+        "previous_generations": [i for names in concrete_indices(store, name).values() for i in names
+                                 if i not in live],
         "fields": schema.chunk_fields(),
     }

@@ -1,18 +1,27 @@
 """Index bodies from the JSON in mappings/ and analyzers/ (pure), and index naming.
 
-A logical index NAME (default "legalsearch") is three aliases over versioned concrete indices:
+A logical index NAME (default "legalsearch") is two aliases over versioned concrete indices:
 
     NAME        -> NAME--chunks-v1   one document per chunk (what search reads)
     NAME-docs   -> NAME--docs-v1     one document per (doc_id, version): registry + routing
-The concrete names carry the schema version so a new schema can be built beside the old one
-and switched by moving the alias. Index templates (`*--chunks-v1`, `*--docs-v1`) carry the same
-analysis and mappings, so an index made by a reindex or by hand in Dashboards matches.
+
+The concrete names carry the schema version, and a generation after a reindex
+(NAME--chunks-v1-g2, ...), so a new index can be built beside the old one and switched by
+moving both aliases in one atomic request (`legalsearch index reindex`). Index templates carry
+the same analysis and mappings, so an index made by a reindex or by hand in Dashboards matches.
+
+Shards and replicas: one primary shard by default, on one node and on a cluster alike. A hybrid
+query cannot use global term statistics (see `search.store.Store.search`), so over several
+shards BM25 scores (and so the fused ranking) depend on how documents fall into shards; one
+shard holds 10^5 chunks easily. Replicas default to `auto_expand_replicas: 0-1`: none on one
+node (green), one on a cluster, so any one node can be lost without losing a chunk.
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import re
 from functools import cache
 from importlib import resources
 
@@ -36,24 +45,58 @@ def mapping_json(kind: str) -> dict:
     return copy.deepcopy(_load("mappings", f"{kind}.json"))
 
 
-def concrete_name(name: str, kind: str) -> str:
-    return f"{name}--{kind}-v{SCHEMA_VERSION}"
+_CONCRETE = re.compile(r"^(?P<name>.+)--(?P<kind>chunks|docs)-v(?P<schema>\d+)(?:-g(?P<generation>\d+))?$")
+
+
+def concrete_name(name: str, kind: str, generation: int = 1) -> str:
+    """NAME--chunks-v1 for the first generation, NAME--chunks-v1-g2 after one reindex, ..."""
+    base = f"{name}--{kind}-v{SCHEMA_VERSION}"
+    return base if generation <= 1 else f"{base}-g{generation}"
+
+
+def concrete_pattern(name: str, kind: str) -> str:
+    """A wildcard for every concrete index of NAME and kind (all schema versions, all generations)."""
+    return f"{name}--{kind}-v*"
+
+
+def parse_concrete(index: str) -> tuple[str, str, int] | None:
+    """(logical name, kind, generation) of a concrete legalsearch index name, else None."""
+    m = _CONCRETE.match(index)
+    if not m:
+        return None
+    return m["name"], m["kind"], int(m["generation"] or 1)
+
+
+def shard_settings(shards: int | None = None, replicas: int | None = None) -> dict:
+    """Index settings for `--shards` / `--replicas` (None keeps the JSON's defaults: one shard,
+    replicas auto-expanded 0-1)."""
+    out: dict = {}
+    if shards is not None:
+        out["number_of_shards"] = shards
+    if replicas is not None:
+        out["number_of_replicas"] = replicas
+        out["auto_expand_replicas"] = "false"
+    return out
 
 
 def alias_name(name: str, kind: str) -> str:
     return name if kind == "chunks" else f"{name}-{kind}"
 
 
-def index_body(kind: str, name: str, dim: int, meta: dict | None = None) -> dict:
+def index_body(kind: str, name: str, dim: int, meta: dict | None = None, *, shards: int | None = None,
+               replicas: int | None = None, alias: bool = True) -> dict:
     """The full create-index body for `kind` ("chunks" | "docs" | "log"): analysis + mappings,
-    the vector dimension of the embedder, the alias, and `_meta` recording how it was built."""
+    the vector dimension of the embedder, shards and replicas, the alias (not for a reindex
+    target, which gets it when it is complete), and `_meta` recording how it was built."""
     body = mapping_json(kind)
-    body.setdefault("settings", {}).setdefault("index", {})["analysis"] = analysis_settings()
+    index_settings = body.setdefault("settings", {}).setdefault("index", {})
+    index_settings["analysis"] = analysis_settings()
+    index_settings.update(shard_settings(shards, replicas))
     props = body["mappings"]["properties"]
     if "vector" in props:
         props["vector"]["dimension"] = dim
     body["mappings"]["_meta"] = {"legalsearch": {"schema": SCHEMA_VERSION, "kind": kind, **(meta or {})}}
-    if kind in KINDS:
+    if kind in KINDS and alias:
         body["aliases"] = {alias_name(name, kind): {}}
     return body
 
@@ -62,8 +105,8 @@ def template_body(kind: str, dim: int) -> dict:
     body = index_body(kind, "template", dim)
     body.pop("aliases", None)
     return {
-        "index_patterns": [f"*--{kind}-v{SCHEMA_VERSION}"],
-        "priority": 100,
+        "index_patterns": [f"*--{kind}-v{SCHEMA_VERSION}", f"*--{kind}-v{SCHEMA_VERSION}-g*"],
+        "priority": 100 + KINDS.index(kind) if kind in KINDS else 100,  # distinct: wildcard patterns overlap
         "template": {"settings": body["settings"], "mappings": body["mappings"]},
         "_meta": {"description": f"legalsearch {kind} index, schema v{SCHEMA_VERSION}"},
     }

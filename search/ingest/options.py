@@ -35,6 +35,9 @@ class IngestOptions(BaseModel):
     force_merge: int = Field(0, ge=0, description="after the run, merge the chunks index to N segments (0: no)")
     dry_run: bool = False
     batch_chunks: int = Field(256, gt=0)
+    # Only when the run creates the index (not part of the settings key: they do not change chunks).
+    shards: int | None = Field(None, ge=1, le=64, description="primary shards (default 1)")
+    replicas: int | None = Field(None, ge=0, le=8, description="replicas (default: 0 on one node, 1 on a cluster)")
 
     @field_validator("summarizer")
     @classmethod

@@ -26,6 +26,9 @@ class IngestReport(BaseModel):
     documents: list[DocReport] = []
     timings: dict[str, float] = Field(default_factory=lambda: {"parse": 0.0, "summarize": 0.0, "embed": 0.0,
                                                                "index": 0.0, "total": 0.0})
+    # bulk requests sent, items rejected with 429 and retried, items failed for good, seconds of backoff
+    bulk: dict[str, float] = Field(default_factory=dict)
+    warnings: list[str] = []
 
     def count(self, status: str) -> int:
         return sum(1 for d in self.documents if d.status == status)
@@ -51,6 +54,8 @@ class IngestReport(BaseModel):
             "chunks_at_or_over_window": self.over_window,
             "share_at_or_over_window": round(self.over_window / chunks, 4) if chunks else 0.0,
             "timings_s": {k: round(v, 3) for k, v in self.timings.items()},
+            "bulk": self.bulk,
+            "warnings": self.warnings,
             "options": self.options,
             "failures": [{"path": d.path, "error": d.error} for d in self.documents if d.status == "failed"],
             "flags": {d.path: d.flags for d in self.documents if d.flags},

@@ -7,7 +7,10 @@ Guarantees:
   `search.index.writer`).
 - Versions live side by side: another version is another doc_key with its own validity range.
 - Per-document errors are reported with the file (or in-memory document) and the reason; the
-  batch goes on.
+  batch goes on. Two sources with the same doc_id and version in one run are refused (the
+  second one fails, naming both). A node that cannot be reached, or does not answer within the
+  request timeout, stops the run (NodeError): that is not a per-document problem.
+- A dry run parses, chunks and summarizes: it computes no embedding and writes nothing.
 
 Inputs are files and folders (with sidecars or a JSONL manifest) and in-memory `Document`s; both
 become `Source`s, loaded one at a time.
@@ -28,8 +31,8 @@ from search.config import Settings
 from search.documents.errors import DocumentError, MetadataError
 from search.documents.models import Chunk, ParsedDocument
 from search.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
-from search.errors import BulkError, ConfigError
-from search.index import bulk, indices, records
+from search.errors import BulkError, ConfigError, LegalSearchError
+from search.index import bulk, indices, records, refresh
 from search.index.writer import IndexWriter
 from search.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from search.ingest.report import DocReport, IngestReport
@@ -83,15 +86,19 @@ def ingest(
     embedders: Embedders,
     progress: Callable[[int], None] | None = None,
     on_total: Callable[[int], None] | None = None,
+    target: tuple[str, str] | None = None,
 ) -> IngestReport:
     """Ingest `sources` (see the module docstring); `store` may be None only for a dry run.
-    `progress(n)` is called per document."""
+    `progress(n)` is called per document. `target` (chunks, docs concrete indices) writes into
+    an index a reindex is building instead of the one behind `options.index`."""
     if options.chunker not in CHUNKERS:
         raise ConfigError(f"unknown chunker {options.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
     if store is None and not options.dry_run:
         raise ConfigError("ingest needs a store unless it is a dry run")
     started = time.perf_counter()
-    existing = indices.index_meta(store, options.index) if store is not None and not options.dry_run else None
+    existing = None
+    if store is not None and not options.dry_run:  # the index written: the live one, or a reindex's target
+        existing = indices.concrete_meta(store, target[0]) if target else indices.index_meta(store, options.index)
     embedder = embedders.for_ingest(options.embedder, existing)  # an existing index keeps its build
     summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
     settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens, embedder.cache_key)
@@ -103,25 +110,15 @@ def ingest(
     })
     if on_total:
         on_total(len(sources))
+    writer = None
+    if not options.dry_run:
+        writer = _writer(store, options, embedder, limit, target, report)
     cache_dir = settings.cache_dir
     summary_cache = SummaryCache(cache_dir / "summaries.sqlite")
     vector_cache = EmbeddingCache(cache_dir / "embeddings.sqlite")
 
-    writer = None
-    if not options.dry_run:
-        indices.create(store, options.index, embedder, meta={
-            "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
-            "embed_parts": list(options.embed_parts),
-        })
-        meta = indices.require_meta(store, options.index)
-        if index_build(meta) != embedder.build:
-            raise ConfigError(
-                f"index {options.index!r} holds {index_build(meta)} vectors, not {embedder.build}; ingest with "
-                f"--embedder {meta.get('embedder')} or into another index"
-            )
-        writer = IndexWriter(store, options.index)
-
     pending: list[_Pending] = []
+    seen: dict[str, str] = {}  # doc_key -> the source that brought it in this run
     try:
         if writer:
             writer.begin()
@@ -135,6 +132,13 @@ def ingest(
                 if options.public_if_no_acl and not doc.meta.acl and "public" not in doc.meta.model_fields_set:
                     doc = dataclasses.replace(doc, meta=doc.meta.model_copy(update={"public": True}))
                 doc_report.doc_key = records.doc_key(doc.meta.doc_id, doc.meta.version)
+                if doc_report.doc_key in seen:
+                    raise MetadataError(
+                        f"{source.label} has the same doc_id and version ({doc_report.doc_key}) as "
+                        f"{seen[doc_report.doc_key]}, ingested earlier in this run; refused, so that the two "
+                        "texts do not mix their chunks: give one another doc_id or version (sidecar .meta.json)"
+                    )
+                seen[doc_report.doc_key] = source.label
                 doc_report.flags = list(doc.flags)
                 if not doc.meta.acl and not doc.meta.public:
                     doc_report.flags.append("unreadable:no-acl-and-not-public")
@@ -163,6 +167,14 @@ def ingest(
                 _flush(pending, writer, embedder, vector_cache, settings_key, report, progress)
                 pending = []
         _flush(pending, writer, embedder, vector_cache, settings_key, report, progress)
+    except BaseException:
+        if writer:  # give refresh back if the node still answers; else the next command does
+            try:
+                writer.end()
+            except LegalSearchError as e:
+                log.warning("could not turn refresh back on (%s); the next command will", e)
+            writer = None
+        raise
     finally:
         if writer:
             t = time.perf_counter()
@@ -170,10 +182,33 @@ def ingest(
             if options.force_merge:
                 bulk.force_merge(store, writer.chunks, options.force_merge)
             report.timings["index"] += time.perf_counter() - t
+            report.bulk = dataclasses.asdict(writer.stats)
         summary_cache.close()
         vector_cache.close()
     report.timings["total"] = time.perf_counter() - started
     return report
+
+
+def _writer(store: Store, options: IngestOptions, embedder, limit: int, target: tuple[str, str] | None,
+            report: IngestReport) -> IndexWriter:
+    """The writer of this run, on the index behind `options.index` (created if missing, race-safe)
+    or on the `target` a reindex builds; a refresh left off by a killed ingest is restored first."""
+    if target is None:
+        indices.create(store, options.index, embedder, meta={
+            "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
+            "embed_parts": list(options.embed_parts),
+        }, shards=options.shards, replicas=options.replicas)
+        meta = indices.require_meta(store, options.index)
+        if index_build(meta) != embedder.build:
+            raise ConfigError(
+                f"index {options.index!r} holds {index_build(meta)} vectors, not {embedder.build}; ingest with "
+                f"--embedder {meta.get('embedder')} or into another index"
+            )
+    writer = IndexWriter(store, options.index, *(target or (None, None)))
+    restored = refresh.recover(store, writer.chunks)["message"]
+    if restored:
+        report.warnings.append(restored)
+    return writer
 
 
 def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> None:
@@ -182,7 +217,10 @@ def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> 
     t0 = time.perf_counter()
     texts = [t for p in pending for t in p.embedded]
     routing_texts = [records.routing_text(p.doc, p.summary) for p in pending]
-    vectors = embed_with_cache(embedder, texts + routing_texts, cache)
+    if writer:
+        vectors = embed_with_cache(embedder, texts + routing_texts, cache)
+    else:  # a dry run writes nothing, so it embeds nothing (and caches nothing)
+        vectors = [None] * (len(texts) + len(routing_texts))
     token_counts = [_token_count(embedder, t) for t in texts]
     t1 = time.perf_counter()
     report.timings["embed"] += t1 - t0

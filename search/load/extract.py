@@ -58,13 +58,19 @@ def extract_file(path: Path, data: bytes, language: str | None = None) -> Extrac
 
 
 def decode_bytes(path: Path, data: bytes) -> tuple[str, list[str]]:
-    """Decode text bytes: UTF-8 first, else the encoding charset-normalizer detects."""
+    """Decode text bytes: UTF-8 first; a file that is mostly UTF-8 with a few invalid bytes (a bad
+    copy-paste, a truncated write) stays UTF-8 with U+FFFD for those bytes and a flag; else the
+    encoding charset-normalizer detects."""
     if b"\x00" in data[:8192] and not data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise DocumentError(f"{path}: looks like a binary file (NUL bytes), not text; convert it or remove it")
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError:
         pass
+    lenient = _mostly_utf8(data)
+    if lenient is not None:
+        text, bad = lenient
+        return text, [f"encoding:utf-8-with-{bad}-invalid-bytes-replaced"]
     from charset_normalizer import from_bytes
 
     # the documents are English or Italian: prefer Western European code pages, where short
@@ -73,6 +79,28 @@ def decode_bytes(path: Path, data: bytes) -> tuple[str, list[str]]:
     if best is None or best.encoding is None:
         raise DocumentError(f"{path}: cannot detect the text encoding; re-save the file as UTF-8")
     return str(best), [f"encoding:{best.encoding}"]
+
+
+def _mostly_utf8(data: bytes) -> tuple[str, int] | None:
+    """(text, invalid sequences replaced) when the bytes are UTF-8 but for a few invalid
+    sequences: more characters decode as multi-byte UTF-8 than fail. A cp1252 / Latin-1 file has
+    (almost) no valid multi-byte sequence, so it is left to the detector."""
+    parts, pos, bad = [], 0, 0
+    max_bad = max(64, len(data) // 500)  # beyond that it is not "a few bad bytes"
+    while True:
+        try:
+            parts.append(data[pos:].decode("utf-8"))
+            break
+        except UnicodeDecodeError as e:
+            parts.append(data[pos:pos + e.start].decode("utf-8"))
+            parts.append("\ufffd")
+            bad += 1
+            pos += e.end
+            if bad > max_bad:
+                return None
+    text = "".join(parts)
+    multibyte = sum(1 for ch in text if ord(ch) > 127) - bad
+    return (text, bad) if multibyte > bad else None
 
 
 def _normalize_newlines(text: str) -> str:

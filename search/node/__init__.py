@@ -1,2 +1,4 @@
 """A local OpenSearch node without Docker: `artifacts` (Maven coordinates and downloads),
-`assembly` (install the distribution), `process` (start, stop, state), `probe` (health over HTTP)."""
+`assembly` (install the distribution), `process` (start, stop, state of the single node; the
+per-node opensearch.yml), `cluster` (a local cluster of N nodes of the same distribution),
+`probe` (health over HTTP)."""

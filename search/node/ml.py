@@ -206,7 +206,7 @@ def ensure_connector(call: Call, m: RemoteModel) -> str:
     body = connector_body(m)
     hits = find(call, "connectors", m.name)
     if not hits:
-        return _ok(call("POST", f"{ML}/connectors/_create", body), f"create the connector {m.name}")["connector_id"]
+        return _ok(_create_connector(call, body), f"create the connector {m.name}")["connector_id"]
     cid = hits[0]["_id"]
     current = _ok(call("GET", f"{ML}/connectors/{cid}"), f"read the connector {m.name}")
     if _normalized({k: current.get(k) for k in _COMPARED}) != _normalized({k: body[k] for k in _COMPARED}):
@@ -217,6 +217,20 @@ def ensure_connector(call: Call, m: RemoteModel) -> str:
             f"update the connector {m.name}")
         log.info("updated connector %s (%s): now %s", m.name, cid, m.url)
     return cid
+
+
+def _create_connector(call: Call, body: dict, attempts: int = 4) -> tuple[int, dict]:
+    """POST a new connector. The first connector of a fresh multi-node cluster makes ml-commons
+    create its encryption master key, and the node asked may time out waiting for the key to
+    reach it ("Fetching master key timed out", HTTP 500; measured on a new 3-node cluster): that
+    answer is retried a few times (the next attempt finds the key), any other is returned."""
+    for attempt in range(attempts):
+        answer = call("POST", f"{ML}/connectors/_create", body)
+        if answer[0] < 300 or "master key" not in json.dumps(answer[1]) or attempt == attempts - 1:
+            return answer
+        log.info("ml-commons is still making its master key; creating the connector again")
+        time.sleep(2.0)
+    return answer
 
 
 def model_state(call: Call, model_id: str) -> str | None:

@@ -29,9 +29,12 @@ def ping(url: str, timeout: float = 3.0, context: ssl.SSLContext | None = None) 
     return bool(body) and "version" in body
 
 
-def wait_for_health(url: str, timeout: float = 2.0, status: str = "yellow",
+def wait_for_health(url: str, timeout: float = 2.0, status: str = "yellow", nodes: int | None = None,
                     context: ssl.SSLContext | None = None) -> bool:
-    """True when the cluster reaches `status` (or better) within `timeout` seconds."""
+    """True when the cluster reaches `status` (or better) within `timeout` seconds (and, when
+    `nodes` is given, has that many nodes)."""
     wait = max(int(timeout), 1)
-    body = _get(f"{url.rstrip('/')}/_cluster/health?wait_for_status={status}&timeout={wait}s", timeout + 2, context)
-    return bool(body) and body.get("status") in ("green", "yellow") and not body.get("timed_out")
+    query = f"wait_for_status={status}&timeout={wait}s" + (f"&wait_for_nodes={nodes}" if nodes else "")
+    body = _get(f"{url.rstrip('/')}/_cluster/health?{query}", timeout + 2, context)
+    ok = ("green",) if status == "green" else ("green", "yellow")
+    return bool(body) and body.get("status") in ok and not body.get("timed_out")

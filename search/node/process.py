@@ -120,18 +120,25 @@ def _ensure_user(name: str) -> None:
 def _yml(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, list):
-        return json.dumps(value)  # a flow sequence; DNs hold commas, so each is quoted
+    if isinstance(value, list | tuple):
+        return json.dumps(list(value))  # a flow sequence; DNs hold commas, so each is quoted
     return str(value)
 
 
 def probe_context(settings: Settings, url: str) -> ssl.SSLContext | None:
-    """How the lifecycle probes reach the local node: the local CA and the admin certificate."""
+    """How the lifecycle probes reach a local node: the local CA and the admin certificate."""
     return security.admin_ssl_context(settings) if url.startswith("https") else None
 
 
-def _write_config(settings: Settings, http_port: int, transport_port: int, salt: str | None = None) -> None:
-    config = dist_dir(settings) / "config"
+def scheme(settings: Settings) -> str:
+    return "https" if settings.node_security else "http"
+
+
+def node_settings(settings: Settings, http_port: int, transport_port: int, salt: str | None = None,
+                  **overrides) -> dict:
+    """opensearch.yml of one node: the one place where per-node configuration is produced, for the
+    single node and for every node of a local cluster (`search.node.cluster` passes its name,
+    folders and discovery settings as `overrides`; an override of None removes a key)."""
     yml = {
         "cluster.name": CLUSTER_NAME,
         "node.name": "local-1",
@@ -145,10 +152,24 @@ def _write_config(settings: Settings, http_port: int, transport_port: int, salt:
         "cluster.routing.allocation.disk.threshold_enabled": "false",
         **security.opensearch_settings(settings, salt),
     }
+    yml.update(overrides)
+    return {k: v for k, v in yml.items() if v is not None}
+
+
+def prepare_config(settings: Settings, config: Path, http_port: int, transport_port: int,
+                   heap: str | None = None, **overrides) -> security.Secrets | None:
+    """Everything one node reads from its config folder: the security files and certificates
+    (the same local CA, node certificate and passwords for every node started from this node
+    home: `search.node.security`), opensearch.yml and the heap options. The secrets, or None
+    when security is off."""
+    secrets = security.prepare(settings, config) if settings.node_security else None
+    salt = secrets.salt_file.read_text().strip() if secrets else None
+    yml = node_settings(settings, http_port, transport_port, salt, **overrides)
     (config / "opensearch.yml").write_text("".join(f"{k}: {_yml(v)}\n" for k, v in yml.items()))
     (config / "jvm.options.d").mkdir(exist_ok=True)
-    heap = settings.node_heap
+    heap = heap or settings.node_heap
     (config / "jvm.options.d" / "heap.options").write_text(f"-Xms{heap}\n-Xmx{heap}\n")
+    return secrets
 
 
 def start(settings: Settings, timeout: float = 180.0) -> NodeState:
@@ -170,13 +191,24 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     http_port = _free_port(settings.node_port)
     transport_port = _free_port(settings.node_port + 100, avoid={http_port})
     config_dir = dist_dir(settings) / "config"
-    secrets = security.prepare(settings, config_dir) if settings.node_security else None
-    _write_config(settings, http_port, transport_port, secrets.salt_file.read_text().strip() if secrets else None)
+    prepare_config(settings, config_dir, http_port, transport_port)
+    _launch(settings, home, config_dir, pid_file, dist_dir(settings), log_file(settings))
+    url = f"{scheme(settings)}://127.0.0.1:{http_port}"
+    pid = await_node(settings, url, pid_file, home / "logs" / "startup.err", log_file(settings), timeout)
+    if settings.node_security:
+        security.bootstrap(settings, url)
+    state = NodeState(url, http_port, transport_port, pid, settings.node_version, str(home))
+    state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
+    return state
 
+
+def _launch(settings: Settings, home: Path, config: Path, pid_file: Path, cwd: Path, node_log: Path) -> None:
+    """Run the daemonizing launcher of one node whose config folder is `config` and whose data
+    and logs live under `home` (as the system user when invoked as root)."""
     env = {
         "PATH": settings.system_path,
         "OPENSEARCH_JAVA_HOME": str(java_home(settings)),
-        "OPENSEARCH_PATH_CONF": str(dist_dir(settings) / "config"),
+        "OPENSEARCH_PATH_CONF": str(config),
         "HOME": str(home),
         "LANG": "C.UTF-8",
     }
@@ -185,18 +217,31 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
         _ensure_user(settings.node_user)
         subprocess.run(["chown", "-R", f"{settings.node_user}:", str(home)], check=True)
         cmd = ["runuser", "-u", settings.node_user, "--", "env", *[f"{k}={v}" for k, v in env.items()], *cmd]
-    if secrets:  # the plugin warns about every file in config/ that others may read
-        subprocess.run(["chmod", "-R", "go-rwx", str(config_dir)], check=True)
+    if settings.node_security:  # the plugin warns about every file in config/ that others may read
+        subprocess.run(["chmod", "-R", "go-rwx", str(config)], check=True)
     stderr_log = home / "logs" / "startup.err"
     with stderr_log.open("w") as err:
-        proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=dist_dir(settings))
+        proc = subprocess.run(cmd, env=env, stdout=err, stderr=subprocess.STDOUT, cwd=cwd)
     if proc.returncode != 0:
         raise NodeError(
-            f"the node did not start (exit {proc.returncode}).\n{_tail(stderr_log)}{_tail(log_file(settings))}"
-            f"Logs: {stderr_log} and {log_file(settings)}"
+            f"the node did not start (exit {proc.returncode}).\n{_tail(stderr_log)}{_tail(node_log)}"
+            f"Logs: {stderr_log} and {node_log}"
         )
-    url = f"{'https' if secrets else 'http'}://127.0.0.1:{http_port}"
-    context = probe_context(settings, url)
+
+
+def _healthy(settings: Settings, url: str, timeout: float) -> bool:
+    """The single node is ready: its cluster is yellow or green and, when secured, the security
+    plugin has loaded its index (before that it answers 503 even to the admin certificate)."""
+    return probe.wait_for_health(url, timeout=timeout, context=probe_context(settings, url)) and (
+        not url.startswith("https") or security.initialized(settings, url))
+
+
+def await_node(settings: Settings, url: str, pid_file: Path, stderr_log: Path, node_log: Path, timeout: float,
+               healthy=None) -> int:
+    """Wait until the node launched with `pid_file` answers `healthy(settings, url, timeout)`
+    (default: a yellow cluster, security initialised); its pid. Raises NodeError (with the log
+    tails) when it crashes or does not answer within `timeout`."""
+    healthy = healthy or _healthy
     started = time.monotonic()
     deadline = started + timeout
     pid = None
@@ -208,18 +253,13 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
         crashed = (pid is not None and not _pid_alive(pid)) or (pid is None and time.monotonic() - started > 60)
         if crashed:
             raise NodeError(
-                f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(log_file(settings))}"
-                f"Logs: {stderr_log} and {log_file(settings)}"
+                f"the node crashed while starting.\n{_tail(stderr_log)}{_tail(node_log)}"
+                f"Logs: {stderr_log} and {node_log}"
             )
-        if probe.wait_for_health(url, timeout=2.0, context=context) and (
-                not secrets or security.initialized(settings, url)):
-            if secrets:
-                security.bootstrap(settings, url)
-            state = NodeState(url, http_port, transport_port, pid or 0, settings.node_version, str(home))
-            state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
-            return state
+        if healthy(settings, url, 2.0):
+            return pid or 0
         time.sleep(0.5)
-    raise NodeError(f"the node did not answer within {timeout:.0f}s.\n{_tail(log_file(settings))}Log: {log_file(settings)}")
+    raise NodeError(f"the node did not answer within {timeout:.0f}s.\n{_tail(node_log)}Log: {node_log}")
 
 
 def stop(settings: Settings, timeout: float = 60.0) -> bool:

@@ -29,7 +29,7 @@ def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dic
     bm25_explanations: dict[str, str] = {}
     for name, sub in zip(names, subs, strict=True):
         explain_this = name == "bm25"
-        result = store.search(req.index, {"size": depth, "_source": ["chunk_id"], "query": sub}, explain=explain_this)
+        result = store.search(plan.index, {"size": depth, "_source": ["chunk_id"], "query": sub}, explain=explain_this)
         for rank, hit in enumerate(result["hits"]["hits"], start=1):
             ranks.setdefault(hit["_source"]["chunk_id"], {})[name] = rank
             if explain_this and "_explanation" in hit:

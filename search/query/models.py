@@ -160,6 +160,7 @@ class SearchResponse(BaseModel):
     mode: str = "hybrid"
     pipeline: str | None = None
     rerank: str | None = None
+    warnings: list[str] = Field([], description="what the search had to change, e.g. a question too long for BM25")
 
 
 CONTRACT_FIELDS = {
@@ -167,6 +168,6 @@ CONTRACT_FIELDS = {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
-    "mode": True, "pipeline": True, "rerank": True,
+    "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }
 """What `legalsearch search --json` prints of a SearchResponse (the CLI output contract)."""

@@ -7,6 +7,7 @@ to fetch, whether the query needs a vector.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from search.query.identifiers import QueryRef
@@ -31,6 +32,52 @@ class SearchPlan:
     user: str | None = None         # the verified caller (search.security.principal), for the log
     prior: float = 0.0              # routing prior weight applied to the fused list (0: none)
     kinds: tuple[str, ...] = ()     # the fused lists, in body order: bm25, knn, identifier, title
+    chunks_index: str = ""          # the concrete indices searched (one generation: the meta's)
+    docs_index: str = ""
+    warnings: tuple[str, ...] = ()  # e.g. a question too long for BM25, shortened
+
+    @property
+    def index(self) -> str:
+        return self.chunks_index or self.request.index
+
+
+MAX_BM25_WORDS = 80
+"""Lucene refuses a query of more than 1024 clauses (maxClauseCount): BM25 over 8 fields (the
+routing search: 11, with the document profile) makes one clause per field and word, and a
+~6,000-character question fails with too_many_nested_clauses (measured: 130 distinct words
+already failed the 9-field routing search). So BM25 reads at most this many words of a
+question: its distinct words, in order (11 x 80 = 880 clauses, room left for the filters and
+the clause-title list)."""
+
+
+MAX_QUERY_REFS = 16
+"""Identifiers of a question used for the exact section-label sub-query (3 clauses each)."""
+
+
+def bm25_text(query: str) -> tuple[str, str | None]:
+    """The text BM25 searches, and a warning when a long question had to be shortened."""
+    pieces = query.split()
+    if sum(_words(p) for p in pieces) <= MAX_BM25_WORDS:
+        return query, None
+    kept, seen, words = [], set(), 0
+    for piece in pieces:
+        key = piece.strip(".,;:!?()[]{}\"'«»“”").lower()
+        if not key or key in seen:
+            continue
+        if words + _words(piece) > MAX_BM25_WORDS:
+            break
+        seen.add(key)
+        kept.append(piece)
+        words += _words(piece)
+    warning = (f"the question is long ({len(query)} characters, {len(pieces)} words): BM25 searched its first "
+               f"{len(kept)} distinct words (OpenSearch allows 1024 query clauses); k-NN embeds it whole. "
+               "Shorten the question for a full match.")
+    return " ".join(kept), warning
+
+
+def _words(piece: str) -> int:
+    # what the standard tokenizer may split a whitespace-separated piece into (an upper bound)
+    return max(1, len(re.findall(r"\w+", piece)))
 
 
 def effective_routing(routing: str, refs) -> str:

@@ -13,8 +13,8 @@ import time
 
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
-from search.errors import ConfigError, LegalSearchError, QueryError
-from search.index import indices, schema
+from search.errors import ConfigError, LegalSearchError, PermissionDeniedError, QueryError
+from search.index import indices, refresh
 from search.query import bodies, cite, expand, lexicon
 from search.query import context as ctx
 from search.query.fusion import (
@@ -29,8 +29,10 @@ from search.query.identifiers import parse_identifiers
 from search.query.log import RetrievalLog
 from search.query.models import Filters, Hit, SearchRequest, SearchResponse
 from search.query.plan import (
+    MAX_QUERY_REFS,
     SearchPlan,
     apply_routing_prior,
+    bm25_text,
     candidate_size,
     effective_routing,
     needs_vector,
@@ -41,6 +43,11 @@ from search.security.principal import Authenticator
 from search.store import Store
 
 log = logging.getLogger(__name__)
+
+TARGET_TTL_S = 2.0
+"""How long a process trusts the index behind an alias before looking again: a reindex that
+moves the alias is followed within this time, and every search in between reads the previous
+generation (kept until `index prune`) with the meta (embedder) that matches it."""
 
 
 class SearchService:
@@ -56,13 +63,36 @@ class SearchService:
         self.authenticator = Authenticator(store, settings.user, settings.password)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
-        self._meta: dict[str, dict] = {}
+        self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
         self._rerankers: Rerankers | None = None
 
+    def target(self, index: str) -> tuple[str, str, dict]:
+        """(chunks index, docs index, meta) of the generation behind `index`'s aliases, looked up
+        again after `TARGET_TTL_S`; a refresh a killed ingest left off is restored on the way."""
+        now = time.monotonic()
+        cached = self._targets.get(index)
+        if cached and now - cached[1] < TARGET_TTL_S:
+            return cached[0]
+        chunks, body = indices.live(self.store, index, "chunks")
+        if body.get("settings", {}).get("index", {}).get("refresh_interval") == "-1":
+            try:
+                refresh.recover(self.store, chunks)
+            except PermissionDeniedError:  # an end user's search may not change settings; an admin command will
+                log.warning("%s has refresh off; `legalsearch index info --index %s` (as an administrator) turns it "
+                            "back on if the ingest that turned it off has died", chunks, index)
+        if cached and cached[0][0] == chunks:
+            found = cached[0]
+        else:
+            try:
+                docs = indices.live(self.store, index, "docs")[0]
+            except LegalSearchError:  # no registry alias: routing then finds nothing to rank
+                docs = f"{index}-docs"
+            found = (chunks, docs, indices.meta_of(body))
+        self._targets[index] = (found, now)
+        return found
+
     def index_meta(self, index: str) -> dict:
-        if index not in self._meta:
-            self._meta[index] = indices.require_meta(self.store, index)
-        return self._meta[index]
+        return self.target(index)[2]
 
     @property
     def rerankers(self) -> Rerankers:
@@ -77,13 +107,19 @@ class SearchService:
         """Everything decided before the fused query runs (routing runs its own small search)."""
         timings: dict[str, float] = {}
         principal = self.authenticator.principal()
-        meta = self.index_meta(req.index)
-        refs = tuple(parse_identifiers(req.query))
+        chunks_index, docs_index, meta = self.target(req.index)
+        refs = tuple(parse_identifiers(req.query))[:MAX_QUERY_REFS]
         # the caller's verified groups; a request's groups can only narrow them
         filters = req.filters.model_copy(update={"groups": principal.restrict(req.groups)})
 
         vector = None
         model_id = engine_model(meta, req)
+        # BM25 reads at most MAX_BM25_WORDS distinct words of a long question (1024 clauses). A
+        # question the engine embeds (`neural`) is sent whole: the same text feeds both sub-queries
+        # there, and the embedding server refuses one over the model's window anyway.
+        text, too_long = (req.query, None) if model_id else bm25_text(req.query)
+        if too_long:
+            log.warning(too_long)
         if needs_vector(req) and model_id is None:
             t = time.perf_counter()
             embedder = self.embedders.for_index(meta)
@@ -96,7 +132,7 @@ class SearchService:
         routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
-            routed = tuple(self.route(req, vector, filters, model_id))
+            routed = tuple(self.route(req, vector, filters, model_id, text, docs_index))
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
@@ -107,7 +143,7 @@ class SearchService:
         prior = routing_prior(req, routing, routed)
         titles = lexicon.title_terms(req.query) if req.title_weight > 0 else []
         size = candidate_size(req, prior)
-        subs = bodies.sub_query_list(req.mode, text=req.query, vector=vector, filters=filters, size=size,
+        subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
                                      refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles)
         kinds = tuple(kind for kind, _ in subs)
         body = bodies.body_of(req.mode, size, subs)
@@ -116,24 +152,27 @@ class SearchService:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights, kinds,
                                     req.title_weight)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
-                          prior, kinds)
+                          prior, kinds, chunks_index, docs_index, (too_long,) if too_long else ())
 
-    def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None) -> list[str]:
+    def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
+              text: str | None = None, docs_index: str | None = None) -> list[str]:
         """The doc_keys of the best documents for the query (title, parties, summary, profile).
 
         With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
         normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
         document's BM25 score stand out, which rank fusion would flatten; unset, reciprocal rank
-        fusion (the `legalsearch-route` template's)."""
+        fusion (the `legalsearch-route` template's). `text`: what BM25 reads (a long question's
+        first words); `docs_index`: the registry of the generation searched."""
         titles = lexicon.title_terms(req.query) if req.routing_topics else []
-        body = bodies.routing_body(req.query, vector, filters, req.routing_docs, model_id, req.routing_knn, titles)
+        body = bodies.routing_body(text or req.query, vector, filters, req.routing_docs, model_id, req.routing_knn,
+                                   titles)
         if req.routing_weights and (vector is not None or model_id):
             weights = tuple(req.routing_weights)
             name = self.pipelines.ensure(normalization_pipeline_name("min_max", weights),
                                          normalization_pipeline_body("min_max", weights))
         else:
             name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
-        result = self.store.search(schema.alias_name(req.index, "docs"), body, pipeline=name)
+        result = self.store.search(docs_index or self.target(req.index)[1], body, pipeline=name)
         return [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
 
     # ----------------------------------------------------------------- run
@@ -141,7 +180,7 @@ class SearchService:
     def run(self, plan: SearchPlan, body: dict | None = None) -> list[tuple[dict, float]]:
         """(source, fused score) in ranked order for the plan's body (or `body`, e.g. a resized copy)."""
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
-        result = self.store.search(plan.request.index, body or plan.body, pipeline=name)
+        result = self.store.search(plan.index, body or plan.body, pipeline=name)
         ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
         return apply_routing_prior(ranked, plan.routed, plan.prior)
 
@@ -172,7 +211,7 @@ class SearchService:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
 
         t = time.perf_counter()
-        expansion = expand.expand(self.store, req.index, sources, plan.filters, xrefs=req.expand_xrefs,
+        expansion = expand.expand(self.store, plan.index, sources, plan.filters, xrefs=req.expand_xrefs,
                                   definitions=req.expand_definitions, limit=req.expand_limit)
         if req.expand_xrefs or req.expand_definitions:
             timings["expand"] = _ms(t)
@@ -184,7 +223,7 @@ class SearchService:
             query=req.query, hits=hits, not_found=not hits, not_found_reason=reason if not hits else None,
             identifiers=[f"{r.kind} {r.label}" + (" (external)" if r.external else "") for r in plan.refs],
             routed_docs=list(plan.routed), unfollowed_refs=expansion.unfollowed,
-            mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode,
+            mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=list(plan.warnings),
             pipeline=plan.pipeline[0] if plan.pipeline else None,
             rerank=None if req.rerank == "off" else req.rerank,
         )

@@ -5,7 +5,8 @@ from __future__ import annotations
 from search import engine
 from search.config import Settings
 from search.errors import ConfigError, LegalSearchError
-from search.node import assembly, process, security
+from search.index import refresh, schema
+from search.node import assembly, cluster, process, security
 from search.store import Store
 
 
@@ -13,11 +14,12 @@ def node_status(store: Store) -> dict:
     """Facts about the node in use (OPENSEARCH_URL or the local node); never raises for a down node."""
     settings = store.settings
     report: dict = {
-        "source": "OPENSEARCH_URL" if settings.opensearch_url else "local node",
+        "source": _source(settings),
         "node_home": str(settings.node_home),
         "installed": assembly.is_installed(settings),
         "log": str(process.log_file(settings)),
         "reachable": False,
+        "local_cluster": _members(settings),
     }
     try:
         report["url"] = store.url  # never with credentials (search.store.connection)
@@ -41,9 +43,40 @@ def node_status(store: Store) -> dict:
             for i in store.indices()
             if not i["index"].startswith(".")
         ],
+        cluster_health={k: health.get(k) for k in ("number_of_nodes", "number_of_data_nodes", "active_primary_shards",
+                                                   "active_shards", "relocating_shards", "initializing_shards",
+                                                   "unassigned_shards", "active_shards_percent_as_number")},
+        nodes=[{"name": n.get("name"), "address": n.get("http_address") or f"{n.get('ip')}:{n.get('port')}",
+                "roles": n.get("node.role"), "cluster_manager": n.get("cluster_manager") == "*",
+                "heap_percent": n.get("heap.percent")} for n in store.nodes()],
+        shards=[s for s in store.shards() if not s["index"].startswith(".")],
         engine=engine.status(store, settings),
     )
+    # A chunks index a killed ingest left with refresh off is made searchable again here.
+    report["refresh"] = {}
+    for idx in report["indices"]:
+        parsed = schema.parse_concrete(idx["index"])
+        if parsed and parsed[1] == "chunks":
+            state = refresh.recover(store, idx["index"])
+            if state["refresh"] != "on":
+                report["refresh"][idx["index"]] = state
     return report
+
+
+def _source(settings) -> str:
+    if settings.opensearch_url:
+        return "OPENSEARCH_URL"
+    if not process.local_url(settings) and cluster.local_urls(settings):
+        return "local cluster"
+    return "local node"
+
+
+def _members(settings) -> list[dict]:
+    """The nodes of the local cluster as last started from this node home (pid alive or not)."""
+    state = cluster.read_state(cluster.ClusterSpec.local(settings).root)
+    if not state:
+        return []
+    return [{"name": m.name, "url": m.url, "pid": m.pid, "running": m.alive, "home": m.home} for m in state.members]
 
 
 def render(report: dict) -> str:
@@ -53,11 +86,21 @@ def render(report: dict) -> str:
         lines.append(f"status:   not reachable: {report.get('error', '')}")
         lines.append(f"installed: {report['installed']} (home {report['node_home']}); log: {report['log']}")
         return "\n".join(lines)
+    ch = report.get("cluster_health", {})
     lines += [
         f"version:  OpenSearch {report['version']} ({report['cluster']})",
-        f"health:   {report['health']}",
+        f"health:   {report['health']}  ({ch.get('number_of_nodes')} nodes, {ch.get('active_shards')} shards active, "
+        f"{ch.get('initializing_shards')} initializing, {ch.get('relocating_shards')} relocating, "
+        f"{ch.get('unassigned_shards')} unassigned)",
         "plugins:  " + (", ".join(report["plugins"]) or "none"),
     ]
+    for n in report.get("nodes", []):
+        manager = "  (cluster manager)" if n["cluster_manager"] else ""
+        lines.append(f"node:     {n['name']:<10} {n['address']:<22} roles {n['roles']}  heap {n['heap_percent']}%{manager}")
+    for m in report.get("local_cluster", []) if report["source"] == "local cluster" else []:
+        if not m["running"]:
+            lines.append(f"down:     {m['name']} ({m['url']}, last pid {m['pid']}): `legalsearch node start --nodes "
+                         f"{len(report['local_cluster'])}` brings it back")
     for heap in report["heap"]:
         lines.append(
             f"heap:     {heap['heap_used_bytes'] / 2**20:.0f} MiB used of {heap['heap_max_bytes'] / 2**20:.0f} MiB"
@@ -72,8 +115,18 @@ def render(report: dict) -> str:
     lines.append(f"indices:  {len(report['indices'])}")
     for idx in sorted(report["indices"], key=lambda i: i["index"]):
         lines.append(f"  {idx['index']:<40} {idx['docs']:>9} docs  {idx['size'] or '':>8}  {idx['health']}")
+        copies = [s for s in report.get("shards", []) if s["index"] == idx["index"]]
+        if len(report.get("nodes", [])) > 1 and copies:
+            lines.append("    shards: " + ", ".join(
+                f"{s['shard']}{s['prirep']} {s['state'].lower()} on {s.get('node') or '-'}" for s in copies))
+        state = report.get("refresh", {}).get(idx["index"])
+        if state:
+            lines.append(f"    refresh: {state['refresh']}" + (f" ({state['message']})" if state["message"] else
+                                                                 f" by {', '.join(state['writers'])}"))
     if report["source"] == "local node":
         lines.append(f"home:     {report['node_home']} (log: {report['log']})")
+    elif report["source"] == "local cluster":
+        lines.append(f"home:     {report['node_home']}/cluster (logs: <node>/logs/{cluster.CLUSTER_NAME}.log)")
     return "\n".join(lines)
 
 
@@ -84,7 +137,7 @@ def credentials(settings: Settings, show_password: bool = False) -> dict:
         raise ConfigError(f"no readable secrets for the local node in {settings.node_secrets}: start it once with "
                           "`legalsearch node start`, or run as the user who did")
     report = {
-        "url": process.local_url(settings),
+        "url": process.local_url(settings) or ",".join(cluster.local_urls(settings)) or None,
         "user": security.ADMIN_USER,
         "ca_certs": str(found.pki.ca),
         "admin_password_file": str(found.admin_password_file),
@@ -105,6 +158,6 @@ def render_credentials(report: dict) -> str:
                          else f"in {report['admin_password_file']} (or --show-password)"),
         f"CA:        {report['ca_certs']}",
         f"service:   {report['service_user']} (password in {report['service_password_file']})",
-        f"curl:      curl --cacert {report['ca_certs']} -u {report['user']} {report['url'] or 'https://127.0.0.1:9200'}",
+        f"curl:      curl --cacert {report['ca_certs']} -u {report['user']} {(report['url'] or 'https://127.0.0.1:9200').split(',')[0]}",
     ]
     return "\n".join(lines)

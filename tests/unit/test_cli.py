@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from click.testing import CliRunner
 
@@ -45,3 +47,18 @@ def test_inspect_needs_no_node(tmp_path):
     result = CliRunner().invoke(cli.main, ["inspect", str(doc), "--json"])
     assert result.exit_code == 0, result.output
     assert '"chunks"' in result.output
+
+
+@pytest.mark.parametrize("args", [["search", "   "], ["search", "x", "--routing-docs", "0"],
+                                  ["search", "x", "--rank-constant", "-1"]])
+def test_bad_search_input_is_one_line_and_json_when_asked(args):
+    """Validated before any node is needed: exit 2, one line; with --json, a JSON object on stdout."""
+    plain = CliRunner().invoke(cli.main, args)
+    assert plain.exit_code == 2
+    message = [line for line in plain.output.splitlines() if line.startswith("Error:")]
+    assert len(message) == 1 and ("bad search request" in message[0] or "empty" in message[0])
+    assert "pydantic" not in plain.output and "http" not in plain.output
+    as_json = CliRunner().invoke(cli.main, [*args, "--json"])
+    assert as_json.exit_code == 2
+    error = json.loads(as_json.stdout)
+    assert error["type"] == "UsageError" and "\n" not in error["error"]

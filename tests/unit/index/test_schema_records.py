@@ -43,7 +43,22 @@ def test_names_and_template():
     assert schema.concrete_name("contracts", "chunks") == "contracts--chunks-v1"
     assert schema.alias_name("contracts", "docs") == "contracts-docs"
     template = schema.template_body("docs", 384)
-    assert template["index_patterns"] == ["*--docs-v1"] and "aliases" not in template["template"]
+    assert template["index_patterns"] == ["*--docs-v1", "*--docs-v1-g*"] and "aliases" not in template["template"]
+
+
+def test_generations_and_shard_settings():
+    assert schema.concrete_name("contracts", "chunks", 1) == "contracts--chunks-v1"
+    assert schema.concrete_name("contracts", "chunks", 3) == "contracts--chunks-v1-g3"
+    assert schema.parse_concrete("contracts--chunks-v1-g3") == ("contracts", "chunks", 3)
+    assert schema.parse_concrete("my--odd--name--docs-v1") == ("my--odd--name", "docs", 1)
+    assert schema.parse_concrete("legalsearch-log") is None
+    default = schema.index_body("chunks", "c", 384)["settings"]["index"]
+    assert default["number_of_shards"] == 1 and default["auto_expand_replicas"] == "0-1"
+    assert "number_of_replicas" not in default  # 0 on one node (green), 1 on a cluster
+    fixed = schema.index_body("chunks", "c", 384, shards=3, replicas=2)["settings"]["index"]
+    assert (fixed["number_of_shards"], fixed["number_of_replicas"], fixed["auto_expand_replicas"]) == (3, 2, "false")
+    target = schema.index_body("docs", "c", 384, alias=False)
+    assert "aliases" not in target  # a reindex target gets its alias only when it is complete
 
 
 def test_chunk_source_has_every_field_and_the_exact_slice():

@@ -77,6 +77,19 @@ def test_legacy_encoding_is_detected_and_flagged(tmp_path):
     assert any(f.startswith("encoding:") for f in doc.flags)
 
 
+def test_mostly_utf8_with_a_few_bad_bytes_stays_utf8_and_is_flagged(tmp_path):
+    path = tmp_path / "contratto.txt"
+    text = ("Art. 1 – Oggetto\n1. Il prezzo è di € 1.200 e la società è responsabile della consegna, "
+            "perché così è stato convenuto tra le parti.\n") * 20
+    data = text.encode("utf-8")
+    cut = data.index(b"consegna") + 3
+    path.write_bytes(data[:cut] + b"\x92\xff" + data[cut:])  # a cp1252 apostrophe and junk, pasted in
+    doc = load_document(path)
+    assert "encoding:utf-8-with-2-invalid-bytes-replaced" in doc.flags
+    assert "\ufffd\ufffd" in doc.text and doc.text.replace("\ufffd", "") == text  # every accented word intact
+    assert "Ã" not in doc.text  # no mojibake (cp1252 read of UTF-8 bytes)
+
+
 def test_windows_newlines_are_read_like_python_text_mode(tmp_path):
     path = tmp_path / "crlf.txt"
     path.write_bytes(b"1. ONE\r\n\r\nFirst.\r\n2. TWO\r\nSecond.\r\n")

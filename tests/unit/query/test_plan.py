@@ -1,7 +1,9 @@
-"""The routing prior and the other pure planning decisions."""
+"""The routing prior and the other pure planning decisions (the BM25 text of a long question)."""
+
+from __future__ import annotations
 
 from search.query.models import SearchRequest
-from search.query.plan import apply_routing_prior, candidate_size, routing_prior
+from search.query.plan import MAX_BM25_WORDS, apply_routing_prior, bm25_text, candidate_size, routing_prior
 
 
 def _src(key, cid):
@@ -35,3 +37,24 @@ def test_prior_weight_applies_to_filtered_and_prior_routing_only():
     assert candidate_size(req, 0.5) == 20 and candidate_size(req, 0.0) == 10
     for other in ({"fusion": "rrf"}, {"mode": "bm25"}, {"normalization": "l2"}):  # not min-max fused scores
         assert routing_prior(req.model_copy(update=other), "filter", ("a", "b")) == 0.0
+
+
+def test_an_ordinary_question_is_searched_as_it_is():
+    question = "What is the liability cap in clause 14.3 of the MSA with Northwind?"
+    assert bm25_text(question) == (question, None)
+
+
+def test_a_long_question_keeps_its_first_distinct_words_within_the_clause_budget():
+    words = [f"term{i}" for i in range(400)]
+    question = "liability cap clause 14.3 " + " ".join(words + words)  # ~6,000 characters, words repeated
+    assert len(question) > 5000
+    text, warning = bm25_text(question)
+    kept = text.split()
+    assert len(kept) <= MAX_BM25_WORDS and len(set(k.lower() for k in kept)) == len(kept)
+    assert kept[:4] == ["liability", "cap", "clause", "14.3"]  # identifiers stay whole
+    assert warning and "BM25 searched its first" in warning and str(len(question)) in warning
+    # the BM25 fields (more for routing) x the words kept stay under Lucene's 1024 clauses
+    from search.query.bodies import BM25_FIELDS, ROUTING_FIELDS
+
+    fields = max(len(BM25_FIELDS), len(ROUTING_FIELDS))
+    assert fields * sum(max(1, len(k.split("."))) for k in kept) <= 1024 - 100
