@@ -250,7 +250,7 @@ def _lucene_entries(cfe: Path) -> dict[str, int]:
     entries = {}
     for _ in range(vint()):
         name = string()
-        offset, length = struct.unpack(">qq", data[pos:pos + 16])
+        offset, length = struct.unpack("<qq", data[pos:pos + 16])  # Lucene 9+: little-endian
         pos += 16
         entries[name] = length
     return entries
@@ -272,7 +272,7 @@ def disk_breakdown(node_home: Path, uuid: str) -> dict[str, int]:
     for path in directory.iterdir():
         if path.suffix == ".cfe":
             for name, length in _lucene_entries(path).items():
-                kind = FILE_KINDS.get(Path(name).suffix, "other")
+                kind = FILE_KINDS.get("." + name.rsplit(".", 1)[-1], "other")  # entries: ".fdt", "_Lucene90_0.dvd"
                 sizes[kind] = sizes.get(kind, 0) + length
         elif path.suffix not in (".cfs", ".cfe", ".si", ".lock") and not path.name.startswith("segments"):
             kind = FILE_KINDS.get(path.suffix, "other")
