@@ -454,6 +454,13 @@ def search_options(f):
                           "to them; auto filters unless the query cites a section."),
         click.option("--routing-docs", type=int, default=3, show_default=True,
                      help="Documents kept by routing (1-100)."),
+        click.option("--routing-prior", type=float, default=None,
+                     help="Added to the fused score of the chunks of the first routed document (less for the "
+                          "next ones): the document the question names comes first. Default 0.5 (measured, "
+                          "docs/results.md); 0 turns it off."),
+        click.option("--title-weight", type=float, default=None,
+                     help="Share of the clause-title list: the question's topic ('which law governs it') matched "
+                          "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),
         click.option("--rerank", type=click.Choice(RERANKERS), default="off", show_default=True,
                      help="Second stage over the fused shortlist: e5 (offline bi-encoder) or a cross-encoder "
                           "you provide with --rerank-model."),
@@ -464,6 +471,8 @@ def search_options(f):
                      help="Fetch the clauses the hits point to."),
         click.option("--definitions", "expand_definitions", is_flag=True,
                      help="Also fetch the definitions of terms the hits use."),
+        click.option("--xref-limit", "expand_limit", type=int, default=None,
+                     help="At most N clauses added after each hit by --xrefs / --definitions."),
         click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
                      help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
                           "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
@@ -570,6 +579,38 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
         _echo_json(result)
     else:
         click.echo(render(result))
+
+
+@main.command()
+@click.argument("query")
+@search_options
+@click.option("--budget", type=int, default=8000, show_default=True,
+              help="Characters of document text the context may hold.")
+@click.option("--attach/--no-attach", default=True, show_default=True,
+              help="Add the clauses the passages cite and the definitions of the terms they use.")
+@json_option
+@click.pass_obj
+def context(client, query: str, budget: int, attach: bool, as_json: bool, **options) -> None:
+    """Context for an LLM prompt: the best passages for QUERY within --budget characters, with the
+    same filters as search. Overlapping hits are deduplicated, adjacent clauses merged, and the
+    clauses they cite and the definitions of the terms they use attached; every piece carries
+    its citation and character offsets.
+
+    Example:
+
+        legalsearch context "How long does the NDA with Kestrel last?" --budget 8000 --json
+    """
+    if budget < 1:
+        raise click.UsageError("--budget must be at least 1 character")
+    result = client.context(_request(client, query, options), budget=budget, attach=attach)
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+        return
+    if result.not_found:
+        click.echo(f"not found: {result.not_found_reason}")
+        return
+    click.echo(result.prompt)
+    click.echo(f"\n-- {len(result.pieces)} pieces, {result.used_chars} of {result.budget} characters", err=True)
 
 
 # --------------------------------------------------------------------------- models
@@ -720,7 +761,8 @@ def _ints(value: str) -> list[int]:
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
 @click.option("--scope", type=_LazyChoice(_corpus_scopes), default="referenced", show_default=True,
-              help="referenced: only documents the queries cite (the papers' setting); all: with distractors.")
+              help="referenced: only documents the queries cite (the papers' setting); subsets: every document "
+                   "of the queried sub-corpora (--subset contractnli: all 95 NDAs); all: all 232 documents.")
 @click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Configuration file(s) to compare (default: every file in evaluation/configs/).")
 @click.option("--k", "ks", default="1,2,4,8,16,32,64", show_default=True, help="Cut-offs.")
@@ -730,11 +772,13 @@ def _ints(value: str) -> list[int]:
 @click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
               help="Evaluate on a deterministic dev or held-out half (tune on dev, report held-out).")
 @click.option("--seed", type=int, default=13, show_default=True, help="Seed of the dev / held-out split.")
+@click.option("--context", "with_context", is_flag=True,
+              help="Also measure `legalsearch context` at each budget (context R@2000 / 4000 / 8000).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/legalbench"),
               show_default=True, help="Where results.json, results.md and the PNG plots go.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @click.pass_obj
-def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets, limit, split, seed,
+def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets, limit, split, seed, with_context,
                     out_dir, quiet) -> None:
     """Compare configurations on LegalBench-RAG: one index per configuration (reused when the
     corpus and configuration are unchanged), every query through the same code path as
@@ -756,7 +800,7 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
         dev, held_out = split_queries(queries, 0.5, seed)
         queries = dev if split == "dev" else held_out
     results, rows, info = evaluate_legalbench(configs, client.service, data_dir, queries, scope, _ints(ks),
-                                              _ints(budgets), progress=not quiet)
+                                              _ints(budgets), progress=not quiet, context=with_context)
     written = write_results(results, out_dir, per_query=rows)
     (out_dir / "indices.json").write_text(json.dumps(info, indent=2) + "\n")
     if split == "all":
@@ -773,6 +817,8 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @index_option
 @click.option("--ingest", "ingest_path", type=click.Path(exists=True, path_type=Path), default=None,
               help="Ingest this corpus into --index first (idempotent), e.g. samples/corpus.")
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="JSONL manifest for --ingest (its entries win over the sidecars).")
 @embedder_option("e5", "Embedder used when --ingest creates the index.")
 @click.option("-k", "k", type=int, default=10, show_default=True)
 @click.option("--mode", "modes", type=click.Choice(MODES), multiple=True,
@@ -781,38 +827,69 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
               help="Document routing settings to compare (default: auto, the search default).")
 @click.option("--fusion", "fusions", type=click.Choice(FUSIONS), multiple=True,
               help="Fusions to compare for hybrid (default: normalization, 0.3 BM25 / 0.7 k-NN, the search default).")
+@click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Score these evaluation configurations' search settings instead of the mode x fusion x routing "
+                   "matrix (the same files `eval legalbench` takes).")
+@click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+              help="A search setting for every row, e.g. --set expand_limit=2 (repeatable).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
-def eval_gold(client, gold_file, index, ingest_path, embedder, k, modes, routings, fusions, out_dir,
-              quiet, as_json) -> None:
+def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
+              overrides, out_dir, quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
-    hit@5, hit@10, MRR and first-correct rank by query type and language, cross-reference
-    recall and access / version violations.
+    hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
+    when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
+    version violations.
 
     Example:
 
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
     """
-    from search.evaluation.compare import gold_matrix
+    from search.evaluation.compare import gold_configs, gold_matrix
     from search.evaluation.gold import load_gold
-    from search.evaluation.report import gold_table_markdown
+    from search.evaluation.report import gold_class_table_markdown, gold_table_markdown
+    from search.evaluation.runner import load_config
 
     name = index or client.settings.index
+    extra = _overrides(overrides)
     if ingest_path:
-        client.ingest([ingest_path], index=name, embedder=embedder)
-    scores = gold_matrix(load_gold(gold_file), client.service, name, k=k, modes=modes, fusions=fusions,
-                         routings=routings, progress=not quiet)
+        client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder)
+    items = load_gold(gold_file)
+    if config_paths:
+        scores = gold_configs(items, client.service, name, [load_config(p) for p in config_paths], k=k,
+                              progress=not quiet, extra=extra)
+    else:
+        scores = gold_matrix(items, client.service, name, k=k, modes=modes, fusions=fusions, routings=routings,
+                             progress=not quiet, extra=extra)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
     table = gold_table_markdown(scores)
+    for metric in ("hit@5", "hit@10", "mrr"):
+        by_class = gold_class_table_markdown(scores, metric)
+        if by_class:
+            table += f"\n{metric} by class (en, it):\n\n" + by_class
     (out_dir / "gold.md").write_text(table)
     if as_json:
         _echo_json(scores)
     else:
         click.echo(table)
+
+
+def _overrides(pairs) -> dict:
+    """--set FIELD=VALUE pairs as SearchRequest fields (values read as JSON when they parse)."""
+    out = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep or not field.strip():
+            raise click.BadParameter(f"expected FIELD=VALUE, got {pair!r}", param_hint="--set")
+        try:
+            out[field.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[field.strip()] = value
+    return out
 
 
 # --------------------------------------------------------------------------- users and groups

@@ -27,6 +27,9 @@ _EXPORTS = {
     "SearchRequest": "search.query.models",
     "SearchResponse": "search.query.models",
     "Hit": "search.query.models",
+    "ContextResponse": "search.query.context",
+    "ContextPiece": "search.query.context",
+    "ContextPart": "search.query.context",
     "IngestReport": "search.ingest.report",
     "DocReport": "search.ingest.report",
     "LegalSearchError": "search.errors",
@@ -49,8 +52,9 @@ _EXPORTS = {
 
 __all__ = [
     "AuthenticationError", "PermissionDeniedError", "SecurityError", "TLSError",
-    "BulkError", "ConfigError", "DocReport", "Document", "DocumentError", "Hit", "IngestError", "IngestReport",
-    "LangChainRetriever", "LegalSearch", "LegalSearchError", "LlamaIndexRetriever", "MetadataError", "NodeError",
+    "BulkError", "ConfigError", "ContextPart", "ContextPiece", "ContextResponse", "DocReport", "Document",
+    "DocumentError", "Hit", "IngestError", "IngestReport", "LangChainRetriever", "LegalSearch", "LegalSearchError",
+    "LlamaIndexRetriever", "MetadataError", "NodeError",
     "QueryError", "SearchRequest", "SearchResponse", "Settings", "StoreError", "__version__",
 ]
 
@@ -75,6 +79,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from search.integrations.langchain import LangChainRetriever
     from search.integrations.llamaindex import LlamaIndexRetriever
     from search.load.memory import Document
+    from search.query.context import ContextPart, ContextPiece, ContextResponse
     from search.query.models import Hit, SearchRequest, SearchResponse
 
 

@@ -30,6 +30,7 @@ from search.embed import Embedders
 from search.errors import ConfigError, QueryError
 from search.index import indices
 from search.query import fusion
+from search.query.context import DEFAULT_BUDGET, ContextResponse
 from search.query.explain import explain as explain_search
 from search.query.models import SearchRequest, SearchResponse
 from search.query.service import SearchService
@@ -178,14 +179,41 @@ class LegalSearch:
             question: the question (or a ready `SearchRequest`).
             **options: `SearchRequest` fields: index, k, mode, fusion, weights, rank_constant,
                 as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
-                routing_docs, rerank, rerank_model, rerank_depth, rerank_threshold,
-                expand_xrefs, expand_definitions.
+                routing_docs, routing_prior, title_weight, rerank, rerank_model, rerank_depth,
+                rerank_threshold, expand_xrefs, expand_definitions, expand_limit.
 
         Returns:
             Hits with citation, offsets and `via`; `not_found` (with a reason) when nothing passes.
         """
         req = question if isinstance(question, SearchRequest) else self.request(question, **options)
         return self.service.search(req)
+
+    def context(self, question: str | SearchRequest, *, budget: int = DEFAULT_BUDGET, attach: bool = True,
+                **options: Any) -> ContextResponse:
+        """Context for an LLM prompt: the best passages for `question` within `budget` characters.
+
+        One search with the same options and filters as `search`; overlapping hits are
+        deduplicated, adjacent clauses of one document merged, and (with `attach`) the clauses
+        the passages cite and the definitions of the defined terms they use are added, fetched
+        under the same filters. Every piece carries its citation and character offsets.
+
+        Args:
+            question: the question (or a ready `SearchRequest`).
+            budget: characters of document text the context may hold.
+            attach: add cited clauses and definitions (up to a quarter of the budget).
+            **options: `SearchRequest` fields, as for `search`.
+
+        Returns:
+            `ContextResponse`: `pieces` (citation, offsets, text, via, parts) and `prompt`, the
+            pieces rendered as "[n] citation (chars a-b)" blocks ready for a prompt.
+
+        Raises:
+            QueryError: an empty question, a bad option or a budget under 1.
+        """
+        if budget < 1:
+            raise QueryError(f"the context budget must be at least 1 character, got {budget}")
+        req = question if isinstance(question, SearchRequest) else self.request(question, **options)
+        return self.service.context(req, budget, attach=attach)
 
     def explain(self, question: str | SearchRequest, *, depth: int = 100, **options: Any) -> dict:
         """Each hit's rank in the BM25, k-NN and identifier lists and its fused score, for the

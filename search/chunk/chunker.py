@@ -28,7 +28,7 @@ from search.chunk.enrich import enrich_chunks
 from search.chunk.recursive import split_recursive
 from search.documents.errors import DocumentError
 from search.documents.models import Chunk, ParsedDocument, StructureNode, make_chunk_id
-from search.parse.titles import describe_node
+from search.parse.titles import describe_node, unit_name
 from search.parse.tree import STRUCTURAL_KINDS
 
 Chunker = Literal["structural", "recursive"]
@@ -75,7 +75,8 @@ def chunk_document(
         Chunks in document order; `doc.text[c.char_start:c.char_end] == c.text`.
     """
     if chunker == "structural":
-        pieces = _structural(doc.tree, doc.text, max_chars, min_chars, doc.meta.language)
+        pieces = _structural(doc.tree, doc.text, max_chars, min_chars, doc.meta.language,
+                             unit_name(doc.meta.doc_type, doc.text, doc.meta.language))
     elif chunker == "recursive":
         pieces = [_locate(doc.tree, s, e) for s, e in split_recursive(doc.text, chunk_size=recursive_size)]
     else:
@@ -86,8 +87,9 @@ def chunk_document(
 # -- structural ------------------------------------------------------------------------
 
 
-def _structural(tree: StructureNode, text: str, max_chars: int, min_chars: int, language: str) -> list[_Piece]:
-    return _container(tree, [], text, max_chars, min_chars, language)
+def _structural(tree: StructureNode, text: str, max_chars: int, min_chars: int, language: str,
+                name: str | None = None) -> list[_Piece]:
+    return _container(tree, [], text, max_chars, min_chars, language, name)
 
 
 def _is_structural(node: StructureNode) -> bool:
@@ -95,23 +97,24 @@ def _is_structural(node: StructureNode) -> bool:
 
 
 def _container(node: StructureNode, chain: list[StructureNode], text: str, max_chars: int,
-               min_chars: int, language: str) -> list[_Piece]:
+               min_chars: int, language: str, name: str | None = None) -> list[_Piece]:
     own_chain = chain if node.kind == "document" else chain + [node]
     pieces: list[_Piece] = []
     if node.kind != "document" and node.children:
         intro_end = _trim_end(text, node.char_start, node.children[0].char_start)
         if intro_end > node.char_start:
             parts = _text_parts(text, node.char_start, intro_end, max_chars, None)
-            heading = " > ".join(describe_node(n, language, limit=None) for n in own_chain) if len(parts) > 1 else None
+            heading = (" > ".join(describe_node(n, language, limit=None, unit_name=name) for n in own_chain)
+                       if len(parts) > 1 else None)
             pieces.extend(_Piece(s, e, own_chain, node, heading=heading, labelled=False, loose=True)
                           for s, e, _ in parts)
     for child in node.children:
         if _is_structural(child) and any(_is_structural(g) for g in child.children):
-            pieces.extend(_container(child, own_chain, text, max_chars, min_chars, language))
+            pieces.extend(_container(child, own_chain, text, max_chars, min_chars, language, name))
         elif _is_structural(child):
-            pieces.extend(_unit(child, own_chain, text, max_chars, language=language))
+            pieces.extend(_unit(child, own_chain, text, max_chars, language=language, name=name))
         else:  # a paragraph straight under a container: parties, unstructured text
-            loose = _unit(child, own_chain, text, max_chars, labelled=False, language=language)
+            loose = _unit(child, own_chain, text, max_chars, labelled=False, language=language, name=name)
             for piece in loose:
                 piece.loose = True
             pieces.extend(loose)
@@ -119,11 +122,15 @@ def _container(node: StructureNode, chain: list[StructureNode], text: str, max_c
 
 
 def _unit(node: StructureNode, chain: list[StructureNode], text: str, max_chars: int,
-          labelled: bool = True, language: str = "en") -> list[_Piece]:
-    labelled = labelled and node.label is not None
+          labelled: bool = True, language: str = "en", name: str | None = None) -> list[_Piece]:
+    # an unnumbered heading with a body is a unit of its own too (never packed with its
+    # neighbours); a bare heading line ("APPROVED JUDGMENT" before "Introduction") joins the next
+    titled = node.kind in ("heading", "definitions") and bool(node.title)
+    bare = titled and node.char_end - node.char_start <= len(node.heading or "") + 2
+    labelled = labelled and (node.label is not None or (titled and not bare))
     unit_chain = chain + [node]
     if node.char_end - node.char_start <= max_chars:
-        return [_Piece(node.char_start, node.char_end, unit_chain, node, labelled=labelled)]
+        return [_Piece(node.char_start, node.char_end, unit_chain, node, labelled=labelled, loose=bare)]
     parts = _sub_parts(node, text, max_chars)
     packed: list[tuple[int, int, StructureNode | None]] = []
     for start, end, sub in parts:
@@ -131,7 +138,7 @@ def _unit(node: StructureNode, chain: list[StructureNode], text: str, max_chars:
             packed[-1] = (packed[-1][0], end, packed[-1][2])
         else:
             packed.append((start, end, sub))
-    heading = " > ".join(describe_node(n, language, limit=None) for n in unit_chain
+    heading = " > ".join(describe_node(n, language, limit=None, unit_name=name) for n in unit_chain
                          if n.label is not None or _is_structural(n))
     return [_Piece(s, e, unit_chain, node, sub=sub, heading=heading, labelled=labelled) for s, e, sub in packed]
 
@@ -219,6 +226,7 @@ def _locate(tree: StructureNode, start: int, end: int) -> _Piece:
 # -- records -------------------------------------------------------------------------------
 def _to_chunks(doc: ParsedDocument, pieces: list[_Piece]) -> list[Chunk]:
     text, meta = doc.text, doc.meta
+    name = unit_name(meta.doc_type, text, meta.language)
     page_starts = [p.char_start for p in doc.pages]
     chunks: list[Chunk] = []
     for piece in pieces:
@@ -228,8 +236,9 @@ def _to_chunks(doc: ParsedDocument, pieces: list[_Piece]) -> list[Chunk]:
         end = _trim_end(text, start, end)
         if end <= start:
             continue
-        path = [describe_node(n, meta.language) for n in piece.chain if n.label is not None or _is_structural(n)]
-        path.extend(describe_node(sub, meta.language) for sub in _sub_chain(piece, start))
+        path = [describe_node(n, meta.language, unit_name=name) for n in piece.chain
+                if n.label is not None or _is_structural(n)]
+        path.extend(describe_node(sub, meta.language, unit_name=name) for sub in _sub_chain(piece, start))
         unit = _section_node(piece)
         chunks.append(Chunk(
             chunk_id=make_chunk_id(meta.doc_id, meta.version, len(chunks)),

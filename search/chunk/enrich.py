@@ -8,6 +8,7 @@ import dataclasses
 
 from search.documents.models import Chunk, ParsedDocument
 from search.parse.definitions import extract_definitions, find_term_uses
+from search.parse.doctypes import cites_other_documents
 from search.parse.labels import check_double_signature, label_clauses
 from search.parse.references import extract_references, resolve_references
 
@@ -17,7 +18,8 @@ def enrich_chunks(doc: ParsedDocument, chunks: list[Chunk]) -> list[Chunk]:
     text, language = doc.text, doc.meta.language
     spans = [(c.char_start, c.char_end, c.chunk_id) for c in chunks]
     starts = [c.char_start for c in chunks]
-    refs = resolve_references(extract_references(text, language, doc.tree), doc.tree, spans)
+    refs = resolve_references(extract_references(text, language, doc.tree, cites_other_documents(doc.meta.doc_type)),
+                              doc.tree, spans)
     refs_by_chunk: list[list] = [[] for _ in chunks]
     for ref in refs:
         i = _chunk_at(starts, chunks, ref.char_start)

@@ -12,16 +12,23 @@ Offsets are always Python character offsets into `ParsedDocument.text`, end excl
 from __future__ import annotations
 
 import dataclasses
+import logging
+import re
 from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
 DOC_TYPES = ("contract", "nda", "statute", "privacy_policy", "internal_note", "other")
+"""The doc_types with special handling (summaries, the 1341-1342 c.c. check, routing names).
+Any other value (judgment, guidance, regulation, memo, policy, ...) is kept as a keyword."""
+_DOC_TYPE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
+_warned_doc_types: set[str] = set()
+log = logging.getLogger(__name__)
 LANGUAGES = ("en", "it")
 NODE_KINDS = (
     "document", "part", "chapter", "article", "section", "clause", "paragraph", "comma",
-    "schedule", "recitals", "definitions", "preamble", "signature",
+    "schedule", "recitals", "definitions", "preamble", "signature", "heading",
 )
 REF_KINDS = ("section", "clause", "article", "schedule", "annex", "paragraph", "comma", "part")
 
@@ -66,10 +73,20 @@ class DocumentMeta(BaseModel):
 
     @field_validator("doc_type")
     @classmethod
-    def _known_doc_type(cls, value: str) -> str:
-        if value not in DOC_TYPES:
-            raise ValueError(f"unknown doc_type {value!r}; use one of {', '.join(DOC_TYPES)}")
-        return value
+    def _open_doc_type(cls, value: str) -> str:
+        # Open: a firm's own types (judgment, guidance, memo, ...) are kept as keywords, so a
+        # document is never lost for its type; the known ones keep their special handling.
+        normalized = "_".join(value.strip().lower().split())
+        if not _DOC_TYPE_RE.match(normalized):
+            raise ValueError(
+                f"doc_type {value!r} is not a keyword: use letters, digits, '_' or '-' (at most 64), "
+                f"e.g. one of {', '.join(DOC_TYPES)} or your own such as 'judgment'"
+            )
+        if normalized not in DOC_TYPES and normalized not in _warned_doc_types:
+            _warned_doc_types.add(normalized)
+            log.warning("doc_type %r is not one of the known types (%s): kept as a keyword, without the "
+                        "special handling of the known ones", normalized, ", ".join(DOC_TYPES))
+        return normalized
 
     @field_validator("doc_id", "title", "version")
     @classmethod

@@ -58,7 +58,7 @@ def search_pipeline_body(query_model_id: str) -> dict:
     cites a section; the templates always send three (`match_none` when none is cited)."""
     defaults = SearchRequest(query="-")
     _, body = fusion.pipeline_for("normalization", defaults.rank_constant, defaults.normalization,
-                                  defaults.weights, 3)
+                                  defaults.weights, ("bm25", "knn", "identifier"))
     return {**body, "description": body["description"] + "; query model " + query_model_id,
             "request_processors": [_enricher(query_model_id)]}
 

@@ -9,7 +9,7 @@ from typing import Any
 from search.evaluation.gold import GoldItem, score_gold
 from search.evaluation.harness import GoldServiceSearcher
 from search.evaluation.legalbench import BenchQuery, split_queries
-from search.evaluation.runner import aggregate_rows, run_gold
+from search.evaluation.runner import EvalConfig, aggregate_rows, run_gold
 from search.query.service import SearchService
 
 DEFAULT_GOLD_MODES = ("hybrid", "bm25", "knn")
@@ -22,16 +22,30 @@ def gold_label(mode: str, fusion: str, routing: str) -> str:
 
 def gold_matrix(items: Sequence[GoldItem], service: SearchService, index: str, *, k: int = 10,
                 modes: Sequence[str] = (), fusions: Sequence[str] = (), routings: Sequence[str] = (),
-                weights: tuple[float, ...] = (0.3, 0.7), progress: bool = True) -> dict[str, dict]:
+                weights: tuple[float, ...] = (0.3, 0.7), progress: bool = True,
+                extra: Mapping[str, Any] | None = None) -> dict[str, dict]:
     """Score the gold set for every mode x fusion (hybrid only) x routing; keys are `gold_label`s.
-    Empty choices mean: the three modes, normalization fusion, routing auto (the search defaults)."""
+    Empty choices mean: the three modes, normalization fusion, routing auto (the search defaults).
+    `extra`: more SearchRequest fields for every row (e.g. {"expand_limit": 2})."""
     scores: dict[str, dict] = {}
     for mode in modes or DEFAULT_GOLD_MODES:
         for fusion in (fusions or ("normalization",)) if mode == "hybrid" else ("normalization",):
             for routing in routings or ("auto",):
-                base = {"mode": mode, "routing": routing, "fusion": fusion, "weights": weights}
+                base = {"mode": mode, "routing": routing, "fusion": fusion, "weights": weights, **(extra or {})}
                 results = run_gold(items, GoldServiceSearcher(service, index, base), k=k, progress=progress)
                 scores[gold_label(mode, fusion, routing)] = score_gold(items, results)
+    return scores
+
+
+def gold_configs(items: Sequence[GoldItem], service: SearchService, index: str, configs: Sequence[EvalConfig], *,
+                 k: int = 10, progress: bool = True, extra: Mapping[str, Any] | None = None) -> dict[str, dict]:
+    """Score the gold set once per evaluation configuration (its search fields: the same
+    settings `eval legalbench` runs), keyed by the configuration's name."""
+    scores: dict[str, dict] = {}
+    for config in configs:
+        base = {**config.search_fields(), **(extra or {})}
+        results = run_gold(items, GoldServiceSearcher(service, index, base), k=k, progress=progress)
+        scores[config.name] = score_gold(items, results)
     return scores
 
 

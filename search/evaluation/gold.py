@@ -124,6 +124,16 @@ class GoldItem(BaseModel):
         return self
 
 
+_CLASS_TAG = re.compile(r"\[class:\s*([\w-]+)\s*\]")
+
+
+def item_class(item: GoldItem) -> str | None:
+    """The failure class an item was written for: the ``[class:<name>]`` tag of its notes
+    (the round-2 gold set tags every item), or None."""
+    m = _CLASS_TAG.search(item.notes or "")
+    return m.group(1) if m else None
+
+
 def _str_or_none(value: Any) -> str | None:
     return None if value is None else str(value)
 
@@ -194,7 +204,8 @@ def score_gold(
             hit@k / MRR (they always count for xref recall and must_not).
 
     Returns:
-        ``overall`` / ``by_type`` / ``by_language`` summaries (n, n_scored, hit@k, mrr, found,
+        ``overall`` / ``by_type`` / ``by_language`` (and, when items carry a ``[class:...]``
+        tag, ``by_class`` / ``by_class_language``) summaries (n, n_scored, hit@k, mrr, found,
         mean_first_rank, must_not_violations), ``xref`` (expected, found, recall: found anywhere
         in the hits; recall_via_expansion: found with via "xref:..."), ``must_not``
         (violations count and each one listed), ``missing_results`` and ``per_item`` rows.
@@ -210,7 +221,8 @@ def score_gold(
         scored_hits = [h for h in hits if include_xref_hits or not _is_xref(h)]
         positions = list(range(len(scored_hits)))
         correct = {i for i, h in enumerate(scored_hits) if any(p.matches(h) for p in item.expected)}
-        row: dict[str, Any] = {"id": item.id, "type": item.type, "language": item.language}
+        row: dict[str, Any] = {"id": item.id, "type": item.type, "language": item.language,
+                               "class": item_class(item)}
         row["scored"] = bool(item.expected)
         for k in hit_ks:
             row[f"hit@{k}"] = hit_at(positions, correct, k)
@@ -249,6 +261,9 @@ def score_gold(
         "overall": _summary(per_item, hit_ks),
         "by_type": grouped(lambda r: r["type"]),
         "by_language": grouped(lambda r: r["language"]),
+        "by_class": grouped(lambda r: r["class"]) if any(r["class"] for r in per_item) else {},
+        "by_class_language": (grouped(lambda r: f"{r['class']}/{r['language']}")
+                              if any(r["class"] for r in per_item) else {}),
         "xref": {
             "expected": xref_expected,
             "found": xref_found,

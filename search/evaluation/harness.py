@@ -20,6 +20,8 @@ from search.evaluation.legalbench import BenchQuery, benchmark_file_path, corpus
 from search.evaluation.metrics import Span
 from search.evaluation.runner import EvalConfig, config_fingerprint, run_legalbench
 from search.ingest import IngestOptions, file_sources, ingest
+from search.query.context import build as build_context
+from search.query.context import spans as context_spans
 from search.query.models import SearchRequest
 from search.query.service import SearchService
 
@@ -85,10 +87,19 @@ class OpenSearchRetriever:
         response = self.service.search(self.request(query, k), write_log=False)
         return [Span(h.doc_id, h.char_start, h.char_end) for h in response.hits if h.via == "retrieval"]
 
+    def contexts(self, query: str, budgets: Sequence[int]) -> dict[int, list[Span]]:
+        """The spans of `legalsearch context` at each budget (one search, attachments included)."""
+        _, hits, fetched, _ = self.service.context_sources(self.request(query, 10), max(budgets))
+        out = {}
+        for budget in budgets:
+            pieces = build_context(query, hits, budget, fetched)
+            out[budget] = [Span(doc_id, start, end) for doc_id, start, end in context_spans(pieces)]
+        return out
+
 
 def evaluate_legalbench(
     configs: Sequence[EvalConfig], service: SearchService, data_dir: Path, queries: Sequence[BenchQuery],
-    scope: str, ks: Sequence[int], budgets: Sequence[int], progress: bool = True,
+    scope: str, ks: Sequence[int], budgets: Sequence[int], progress: bool = True, context: bool = False,
 ) -> tuple[dict, dict[str, list[dict]], dict[str, Any]]:
     """Run every configuration; returns (results by config, per-query rows, index info)."""
     files = corpus_files(data_dir, scope, queries)
@@ -102,7 +113,8 @@ def evaluate_legalbench(
                              "share_at_or_over_window": summary["share_at_or_over_window"],
                              "timings_s": summary["timings_s"]}
         retriever = OpenSearchRetriever(service, config, name, data_dir)
-        results[config.name], rows[config.name] = run_legalbench(queries, retriever, ks, budgets, progress)
+        results[config.name], rows[config.name] = run_legalbench(queries, retriever, ks, budgets, progress,
+                                                                 context=context)
     return results, rows, info
 
 

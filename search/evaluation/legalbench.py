@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from search.evaluation.metrics import EvaluationError, Span
 
-CorpusScope = Literal["referenced", "all"]
+CorpusScope = Literal["referenced", "subsets", "all"]
 
 
 class BenchmarkError(EvaluationError):
@@ -155,12 +155,18 @@ def corpus_files(data_dir: Path, scope: CorpusScope, queries: Iterable[BenchQuer
     """The documents to index, sorted.
 
     ``referenced``: only the documents some loaded query cites (the benchmark's and the SAC
-    paper's setting). ``all``: every ``corpus/*/*.txt`` (look-alike distractors included).
+    paper's setting). ``subsets``: every document of the sub-corpora the queries come from
+    (``--subset contractnli``: all 95 NDAs, the look-alikes of the referenced 18).
+    ``all``: every ``corpus/*/*.txt`` (look-alike distractors of every kind included).
     """
     data_dir = Path(data_dir)
     if scope == "referenced":
         names = sorted({span.file_path for q in queries for span in q.gold})
         return [corpus_path(data_dir, name) for name in names]
+    if scope == "subsets":
+        corpus = (data_dir / "corpus").resolve()
+        subsets = sorted({span.file_path.split("/")[0] for q in queries for span in q.gold})
+        return sorted(p for sub in subsets for p in (corpus / sub).glob("*.txt"))
     if scope == "all":
         corpus = (data_dir / "corpus").resolve()
         if not corpus.is_dir():

@@ -39,10 +39,13 @@ def table_markdown(
     budgets: Sequence[int] = DEFAULT_BUDGETS,
 ) -> str:
     """One row per configuration: P / R / DRM mean over k, recall at each character budget
-    (all from ``average``) and recall@mean per subset. Values in %."""
+    (and, when measured, the recall of `legalsearch context` at each budget; all from
+    ``average``) and recall@mean per subset. Values in %."""
     subsets = list(subsets) if subsets is not None else _subsets(results)
+    context = any(f"context_recall@budget{b}" in per.get(AVERAGE, {}) for per in results.values() for b in budgets)
     header = ["config", "P@mean", "R@mean", "DRM@mean"]
     header += [f"R@{b} chars" for b in budgets]
+    header += [f"context R@{b}" for b in budgets] if context else []
     header += [f"R@mean {s}" for s in subsets]
     lines = [_row(header), _row(["---"] + ["---:"] * (len(header) - 1))]
     for name, per_subset in results.items():
@@ -50,6 +53,7 @@ def table_markdown(
         cells = [name]
         cells += [_pct(avg.get(f"{m}@mean")) for m in MEAN_OVER_K_METRICS]
         cells += [_pct(avg.get(f"recall@budget{b}")) for b in budgets]
+        cells += [_pct(avg.get(f"context_recall@budget{b}")) for b in budgets] if context else []
         cells += [_pct(per_subset.get(s, {}).get("recall@mean")) for s in subsets]
         lines.append(_row(cells))
     return "\n".join(lines) + "\n"
@@ -155,5 +159,26 @@ def gold_table_markdown(gold_results: Mapping[str, Mapping[str, Any]]) -> str:
         cells += [_pct(by_type.get(t, {}).get("hit@10")) for t in types]
         cells.append(_pct(scores.get("xref", {}).get("recall")))
         cells.append(str(scores.get("must_not", {}).get("violations", 0)))
+        lines.append(_row(cells))
+    return "\n".join(lines) + "\n"
+
+
+def gold_class_table_markdown(gold_results: Mapping[str, Mapping[str, Any]], metric: str = "hit@10") -> str:
+    """One row per configuration, one column per failure class (and per class and language):
+    `metric` (%) from the ``by_class`` / ``by_class_language`` summaries of :func:`score_gold`."""
+    classes = sorted({c for scores in gold_results.values() for c in scores.get("by_class", {})})
+    if not classes:
+        return ""
+    header = ["config", *classes]
+    lines = [_row(header), _row(["---"] + ["---:"] * len(classes))]
+    for name, scores in gold_results.items():
+        by_class = scores.get("by_class", {})
+        by_lang = scores.get("by_class_language", {})
+        cells = [name]
+        for c in classes:
+            parts = [_pct(by_class.get(c, {}).get(metric))]
+            langs = [f"{lang} {_pct(by_lang[f'{c}/{lang}'].get(metric))}" for lang in ("en", "it")
+                     if f"{c}/{lang}" in by_lang]
+            cells.append(parts[0] + (f" ({', '.join(langs)})" if langs else ""))
         lines.append(_row(cells))
     return "\n".join(lines) + "\n"

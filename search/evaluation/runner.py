@@ -29,6 +29,7 @@ from search.evaluation.metrics import (
     EvaluationError,
     Span,
     aggregate,
+    char_recall,
     evaluate_query,
     with_mean_over_k,
 )
@@ -73,8 +74,10 @@ def run_legalbench(
     ks: Sequence[int] = DEFAULT_KS,
     budgets: Sequence[int] = DEFAULT_BUDGETS,
     progress: bool = True,
+    context: bool = False,
 ) -> tuple[dict[str, dict[str, float]], list[dict[str, Any]]]:
-    """Search every query once at max(ks) and score it at every k and budget.
+    """Search every query once at max(ks) and score it at every k and budget (with `context`,
+    also the recall of the retriever's `contexts(query, budgets)`: `context_recall@budget<B>`).
 
     Returns:
         ``({subset: metrics, ..., "average": metrics}, rows)``: metrics are the per-subset
@@ -96,12 +99,17 @@ def run_legalbench(
             raise EvaluationError(
                 f"retriever returned {bad[0]} for {q.query_id}; it must return Span objects"
             )
+        metrics = evaluate_query(retrieved, q.gold, ks, budgets)
+        if context:
+            # the context builder at each budget: recall of what `legalsearch context` would hand over
+            for budget, spans in retriever.contexts(q.query, budgets).items():
+                metrics[f"context_recall@budget{budget}"] = char_recall(spans, q.gold)
         rows.append(
             {
                 "query_id": q.query_id,
                 "subset": q.subset,
                 "query": q.query,
-                "metrics": evaluate_query(retrieved, q.gold, ks, budgets),
+                "metrics": metrics,
                 "retrieved": [_span_dict(s) for s in retrieved],
                 "gold": [_span_dict(s) for s in q.gold],
             }
@@ -141,9 +149,14 @@ class EvalConfig(BaseModel):
     mode: Literal["knn", "bm25", "hybrid"]
     fusion: Literal["rrf", "normalization"] = "rrf"
     weights: tuple[float, float] = (0.5, 0.5)
+    title_weight: float = Field(0.0, ge=0.0, lt=1.0)
     rank_constant: int = Field(60, ge=1)
     routing: Literal["off", "filter", "boost", "auto"] = "off"
     routing_docs: int = Field(3, ge=1)
+    routing_prior: float = Field(0.0, ge=0.0)
+    routing_weights: tuple[float, float] | None = None
+    routing_knn: int = Field(3, ge=1)
+    routing_topics: bool = False
     rerank: Literal["e5", "cross-encoder"] | None = None
     rerank_depth: int = Field(50, ge=1)
     embedder: str = "minilm"

@@ -130,12 +130,15 @@ def doc_source(
     chunk_ids: list[str],
     ingested_at: str,
     opening_chars: int = 1000,
+    profile: str = "",
 ) -> dict:
-    """The registry / routing record of one document version."""
+    """The registry / routing record of one document version (`profile`: the routing words of
+    `search.summarize.profile`)."""
     source = {
         **document_fields(doc),
         "title": doc.meta.title,
         "summary": summary,
+        "profile": profile,
         "opening": doc.text[:opening_chars],
         "settings_key": settings_key,
         "meta_sha256": meta_fingerprint(doc),

@@ -12,6 +12,7 @@ from search.chunk import Chunker
 from search.embed import EMBEDDERS
 from search.index import records, schema
 from search.summarize import SUMMARIZERS
+from search.summarize.profile import PROFILE_VERSION
 
 # Characters per embedder token budget, and what the summary + heading take of the window.
 CHARS_PER_TOKEN = 4
@@ -61,6 +62,6 @@ class IngestOptions(BaseModel):
         data = {
             "schema": schema.SCHEMA_VERSION, "chunker": self.chunker, "limit": self.chunk_limit(max_tokens),
             "summarizer": summarizer_key, "embedder": embedder_key or self.embedder, "parts": list(self.embed_parts),
-            "public_if_no_acl": self.public_if_no_acl,
+            "public_if_no_acl": self.public_if_no_acl, "profile": PROFILE_VERSION,
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]

@@ -37,6 +37,7 @@ from search.load import Document, discover_documents, load_document, load_memory
 from search.parse import unresolved_refs
 from search.store import Store
 from search.summarize import SummaryCache, get_summarizer, summarize_cached
+from search.summarize.profile import document_profile
 
 log = logging.getLogger(__name__)
 
@@ -201,7 +202,7 @@ def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> 
         p.report.over_window = sum(1 for s in sources if s["over_window"])
         doc_record = records.doc_source(
             p.doc, summary=p.summary, vector=vectors[len(texts) + i], settings_key=settings_key,
-            chunk_ids=[c.chunk_id for c in p.chunks], ingested_at=now,
+            chunk_ids=[c.chunk_id for c in p.chunks], ingested_at=now, profile=document_profile(p.doc),
         )
         if writer:
             try:

@@ -45,13 +45,17 @@ HEADING_RE = re.compile(
     r"(?P<special>WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|Background|PREMESSE|Premesse|PREMESSO|Premesso"
     r"|IN WITNESS WHEREOF|In [Ww]itness [Ww]hereof|LETTO, CONFERMATO E SOTTOSCRITTO|Letto, confermato e sottoscritto"
     r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
-    r"|Ai sensi e per gli effetti|Ai sensi degli|TABLE OF CONTENTS|Table of Contents|CONTENTS|INDICE|SOMMARIO)\b"
+    r"|Ai sensi e per gli effetti|Ai sensi degli|APPROVAZIONE SPECIFICA|Approvazione specifica"
+    r"|TABLE OF CONTENTS|Table of Contents|CONTENTS|INDICE|SOMMARIO)\b"
     rf"|(?P<kw>{_KW_ALT})[ \t]*(?P<kwlabel>\d{{1,3}}(?:\.\d{{1,3}}){{0,3}}(?:[A-Z]{{1,2}}(?![A-Za-z]))?"
     rf"(?:[- ]?(?:{_LATIN})(?![a-z]))?|[IVXLC]{{1,7}}(?![A-Za-z])|[A-Z](?![A-Za-z]))"
     rf"|(?P<dec>\d{{1,3}}(?:\.\d{{1,3}}){{0,4}})(?P<suf>[A-Z]{{1,2}}|-?(?:{_LATIN}))?(?P<dp>[.)])?(?=[ \t\n]|$)"
     r"|\([ ]?(?P<par>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3}[A-Z]{0,2})[ ]?\)(?=[ \t\n]|$)"
     r"|(?P<rpar>[a-z]{1,3})\)(?=[ \t])"
     r"|(?P<ldot>[A-Z]|[a-z]|[IVX]{2,5}|[ivx]{2,5})\.(?=[ \t])"
+    # an unnumbered heading line ("GOVERNING LAW", "How we use your information"): only its first
+    # letter is consumed, so candidates later on the same line are still found; judged by _plain
+    r"|(?P<plain>(?=[A-Z][^\n]{2,119}(?:\n|$))[A-Z])"
     r")"
 )
 
@@ -80,6 +84,12 @@ _STOPWORDS = frozenset(
 
 
 _FIXED_RANKS = {"schedule": 0, "part": 10, "chapter": 20, "article": 30, "section": 40, "clause": 45}
+# An unnumbered heading nests under keyword units ("Section 5" > "EXCEPTIONS") and groups the bare
+# numbered units after it (a judgment's "Issue 3: ..." > paragraphs 13-17); it closes a bare-numbered
+# clause ("24.6 counterparts" is not the parent of "GOVERNING LAW").
+_PLAIN_RANK = 49
+_FIRST_UNIT = re.compile(r"(?:(?:ARTICLE|Article|ARTICOLO|Articolo|ART\.|Art\.|CLAUSE|Clause|SECTION|Section)\s+)?"
+                         r"(?:1|I)(?:\.(?!\d)|\)|\s)")
 
 
 _TOC_MAX_CHARS = 40_000
@@ -114,6 +124,7 @@ class HeadingJudge:
         self.toc_keys: set[tuple[str, str]] | None = None
         self.toc_start = 0
         self.seen_recitals = False
+        self.heading_end = 0
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
@@ -121,6 +132,14 @@ class HeadingJudge:
         while text[start] in " \t\ufeff#":
             start += 1
         groups = match.groupdict()
+        if start < self.heading_end:
+            return None  # inside the text of the heading just accepted ("ARTICLE 1\nDEFINITIONS")
+        node = self._judge(match, start, stack, groups)
+        if node is not None and node.heading:
+            self.heading_end = start + len(node.heading)
+        return node
+
+    def _judge(self, match: re.Match, start: int, stack: list[OpenNode], groups: dict) -> OpenNode | None:
         if groups["special"]:
             return self._special(match, start, stack)
         if self.toc_keys is not None and start - self.toc_start > _TOC_MAX_CHARS:
@@ -129,11 +148,13 @@ class HeadingJudge:
             node = self._keyword(match, start, stack)
         elif groups["dec"]:
             node = self._decimal(match, start, stack)
+        elif groups["plain"]:
+            node = self._plain(start, stack)
         else:
             node = self._marker(match, start, stack)
         if node is None or self.toc_keys is None:
             return node
-        key = (node.kind, node.label or "")
+        key = (node.kind, node.label or node.title or "")
         if key in self.toc_keys:  # the body restarts: first heading seen twice
             self.toc_keys = None
             return node
@@ -150,10 +171,14 @@ class HeadingJudge:
                 self.toc_keys, self.toc_start = set(), start
             return None
         self.toc_keys = None
-        if upper.startswith("AI SENSI"):
+        if upper.startswith(("AI SENSI", "APPROVAZIONE SPECIFICA")):
             window = self.text[match.end():match.end() + 200]
             if "1341" not in window:
                 return None
+            top = stack[-1]
+            if (upper.startswith("AI SENSI") and top.kind == "signature" and top.heading
+                    and top.heading.upper().startswith("APPROVAZIONE") and start - top.start < 400):
+                return None  # the body of the "Approvazione specifica ..." heading just opened
             return OpenNode("signature", None, None, clean_heading(self.text[start:rest_end]), start, "special", 0,
                          special=True)
         if upper.startswith(("IN WITNESS", "LETTO", "SIGNED", "THIS AGREEMENT")):
@@ -253,6 +278,49 @@ class HeadingJudge:
         heading = clean_heading(self.text[start:title_end])
         return OpenNode("paragraph", label, title, heading, start, style, 90, dynamic=True, label_raw=raw)
 
+    def _plain(self, start: int, stack: list[OpenNode]) -> OpenNode | None:
+        """An unnumbered heading: a short line of its own, in capitals ("GOVERNING LAW", "RETURN OF
+        MATERIALS") or, between blank lines, in sentence case before a longer paragraph ("How we
+        use your information", "Issue 3: independent development"). Not the document's title
+        line, not inside a signature block, not a line of a hard-wrapped paragraph."""
+        text = self.text
+        line_start = text.rfind("\n", 0, start) + 1
+        if text[line_start:start].strip() or not text[:line_start].strip():
+            return None  # mid-line (after a wide gap), or the document's own title line
+        if any(entry.kind == "signature" for entry in stack):
+            return None  # names and addresses under "Signed by ..."
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end].rstrip()
+        words = line.split()
+        if not 1 <= len(words) <= 12 or line[-1] in ",;:" or "__" in line or "..." in line:
+            return None
+        letters = [c for c in line if c.isalpha()]
+        if len(letters) < 3 or len(letters) < 0.6 * len(line.replace(" ", "")):
+            return None
+        blank_before = _blank_line_before(text, line_start)
+        blank_after = end >= len(text) or _blank_line_after(text, end)
+        if all(c.isupper() for c in letters):
+            if not (blank_before or _previous_line(text, line_start).rstrip()[-1:] in (".", ";", ":")):
+                return None
+        else:
+            if not (blank_before and blank_after) or len(words) > 10 or line[-1] in ".!?" or _MONTHS.match(line):
+                return None
+            body_start = _skip_space(text, end)
+            body_end = text.find("\n", body_start)
+            body = text[body_start:body_end if body_end >= 0 else len(text)]
+            if len(body) < max(80, 2 * len(line)):
+                return None
+        body_start = _skip_space(text, end)
+        if body_start >= len(text):
+            return None  # a last line with nothing under it
+        kind = "definitions" if _DEFINITIONS_TITLE.match(line) else "heading"
+        # "AGREED TERMS" right before "1. DEFINITIONS" introduces the numbering, it does not hold
+        # it: a divider that the next heading closes (so clause paths stay "Clause 14 > 14.3")
+        divider = bool(_FIRST_UNIT.match(text, body_start))
+        return OpenNode(kind, None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK,
+                        special=divider)
+
     # -- helpers ------------------------------------------------------------------------
     def _continues_decimal(self, label: str, depth: int, stack: list[OpenNode]) -> bool:
         split = split_numeric(label)
@@ -310,6 +378,30 @@ class HeadingJudge:
         prev_start = text.rfind("\n", 0, start - 1) + 1
         prev_line = text[prev_start:start - 1].rstrip()
         return len(prev_line) >= 60 and (prev_line[-1].islower() or prev_line[-1] == ",")
+
+
+def _blank_line_before(text: str, line_start: int) -> bool:
+    if line_start == 0:
+        return True
+    prev_start = text.rfind("\n", 0, line_start - 1) + 1
+    return not text[prev_start:line_start].strip()
+
+
+def _blank_line_after(text: str, line_end: int) -> bool:
+    nxt = text.find("\n", line_end + 1)
+    return not text[line_end + 1:nxt if nxt >= 0 else len(text)].strip()
+
+
+def _previous_line(text: str, line_start: int) -> str:
+    if line_start == 0:
+        return ""
+    return text[text.rfind("\n", 0, line_start - 1) + 1:line_start - 1]
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\n\r\f":
+        pos += 1
+    return pos
 
 
 def _letter_style(raw: str, form: str, stack: list[OpenNode]) -> tuple[str, bool]:
@@ -406,7 +498,7 @@ def _continues_on_next_line(text: str, line: str, line_end: int) -> bool:
 
 def _starts_marker(text: str, pos: int) -> bool:
     match = HEADING_RE.match(text, pos)
-    return bool(match) and not match.group("special")
+    return bool(match) and not match.group("special") and not match.group("plain")
 
 
 def _inline_title(text: str, pos: int) -> tuple[str, int] | None:

@@ -26,7 +26,7 @@ _SUB = r"(?:\s?\((?:[a-z]{1,4}|[A-Z]{1,2}|\d{1,3}[A-Z]?)\))"
 _EN_LABEL = rf"(?:\d{{1,3}}(?:\.\d{{1,3}}){{0,4}}(?!\d)[A-Z]{{0,2}}(?![a-z]){_SUB}*|{_SUB}+|[A-Z]{{1,2}}\b|[IVX]{{1,5}}\b)"
 _EN_RE = re.compile(
     r"(?<![\w.])(?P<kw>(?i:sub-?clauses?|sub-?sections?|clauses?|sections?|articles?|paragraphs?|schedules?"
-    r"|annex(?:es)?|exhibits?|appendix|appendices|parts?)|ss?\.|§§?)"
+    r"|annex(?:es)?|exhibits?|appendix|appendices|parts?)(?![A-Za-z])|ss?\.|§§?)"
     rf"[ \t]*(?P<labels>{_EN_LABEL}(?:(?:\s*,\s*|\s+(?:and|or|to|and/or)\s+|\s*[-–]\s*){_EN_LABEL})*)"
 )
 _EN_OWNER = re.compile(
@@ -38,18 +38,23 @@ _IT_LABEL = rf"(?:\d{{1,4}}(?:[- ]?(?:{_LATIN})\b)?(?:\.\d{{1,3}})?|[A-Z]\b)"
 _IT_RE = re.compile(
     r"(?<![\w])(?P<kw>(?i:artt?\.|articol[oi]|comm[ai]|allegat[oi]|paragraf[oi]))"
     rf"[ \t]*(?P<labels>{_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?(?:\s*,\s*comma\s*\d+(?:-?(?:{_LATIN}))?)?"
-    rf"(?:(?:\s*,\s*|\s+(?:e|ed|o)\s+|\s*[-–]\s*){_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?)*)"
+    rf"(?:(?:\s*,\s*|\s+(?i:e|ed|o)\s+|\s*[-–]\s*){_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?)*)"
     r"(?P<seguenti>\s+e\s+(?:seguenti|ss\.))?"
 )
 _IT_CODES = [
-    (re.compile(r"\s*,?\s*(?:del\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|[Cc]odice [Cc]ivile)"), "c.c."),
-    (re.compile(r"\s*,?\s*(?:del\s+)?(?:c\.p\.c\.|[Cc]odice di [Pp]rocedura [Cc]ivile)"), "c.p.c."),
-    (re.compile(r"\s*,?\s*(?:del\s+)?(?:c\.p\.|[Cc]odice [Pp]enale)"), "c.p."),
+    (re.compile(r"(?i)\s*,?\s*(?:del\s+)?(?:c\.\s?c\.|cod\.\s?civ\.|codice civile)"), "c.c."),
+    (re.compile(r"(?i)\s*,?\s*(?:del\s+)?(?:c\.p\.c\.|codice di procedura civile)"), "c.p.c."),
+    (re.compile(r"(?i)\s*,?\s*(?:del\s+)?(?:c\.p\.|codice penale)"), "c.p."),
     (re.compile(r"\s*,?\s*(?:del(?:la)?\s+)?[Cc]ostituzione"), "Cost."),
     (re.compile(r"\s*,?\s*(?:del\s+)?(?:[Dd]\.\s?[Ll]gs\.?|[Dd]ecreto [Ll]egislativo)\s*(?:n\.\s*)?(\d+)/(\d{4})"), "d.lgs."),
     (re.compile(r"\s*,?\s*(?:della\s+)?(?:[Ll]\.|[Ll]egge)\s*(?:n\.\s*)?(\d+)/(\d{4})"), "l."),
     (re.compile(r"\s*,?\s*(?:del\s+)?(?:Regolamento\s*\(UE\)\s*(?:n\.\s*)?(\d{4})/(\d+)|GDPR)"), "GDPR"),
+    # any other act named after the article: "art. 64-quater della legge 22 aprile 1941, n. 633"
+    (re.compile(r"\s*,?\s*(?:della|del|dello|dell')\s*(?:[Ll]egge|[Dd]ecreto|D\.\s?[Ll]gs|D\.P\.R|[Rr]egolamento"
+                r"|[Dd]irettiva|[Cc]onvenzione|[Tt]rattato|[Cc]odice|[Tt]esto [Uu]nico|T\.U\.)"), "legge"),
 ]
+# "... (Amendment) Act 2025, s.2": a reference written after the name of another act
+_EN_ACT_BEFORE = re.compile(r"\b(?P<act>(?:[A-Z][\w()’'-]*\s+){0,8}(?:Act|Regulations?|Order|Directive)\s+\d{4}),?\s*$")
 _EN_KINDS = (
     ("sub-clause", "clause"), ("subclause", "clause"), ("subsection", "paragraph"), ("sub-section", "paragraph"),
     ("clause", "clause"), ("section", "section"), ("s.", "section"), ("ss.", "section"), ("§", "section"),
@@ -58,12 +63,15 @@ _EN_KINDS = (
 )
 _IT_KINDS = {"art": "article", "artt": "article", "articol": "article", "comm": "comma", "allegat": "annex",
              "paragraf": "paragraph", "lett": "paragraph"}
-_LABEL_SPLIT = re.compile(r"\s*,\s*|\s+(?:and|or|to|and/or|e|ed|o)\s+|\s*[-–]\s*(?!(?:" + _LATIN + r")\b)")
+_LABEL_SPLIT = re.compile(r"(\s*,\s*|\s+(?i:and|or|to|and/or|e|ed|o)\s+|\s*[-–]\s*(?!(?:" + _LATIN + r")\b))")
+_RANGE_SEPARATORS = frozenset({"to", "-", "–"})
+_MAX_RANGE = 30
 _GENERIC_OWNERS = frozenset({"agreement", "contract", "parties", "party", "deed", "company"})
 _UNIT_KINDS = frozenset({"article", "section", "clause", "definitions"})
 
 
-def extract_references(text: str, language: str = "en", tree: StructureNode | None = None) -> list[CrossRef]:
+def extract_references(text: str, language: str = "en", tree: StructureNode | None = None,
+                       cites_others: bool = False) -> list[CrossRef]:
     """Find cross-references written in `text`.
 
     Args:
@@ -71,13 +79,20 @@ def extract_references(text: str, language: str = "en", tree: StructureNode | No
         language: "en" or "it".
         tree: when given, matches that start a heading ("Section 6.2 Operation ...",
             "Art. 5 – Durata") are not references and are skipped.
+        cites_others: the document discusses other instruments (a judgment, a note: see
+            `search.parse.doctypes`): its clause / article / section / schedule references are
+            to those instruments (external, code "cited document"); only "paragraph N" is its own.
 
     Returns:
         One `CrossRef` per referenced label, in text order (a list "artt. 5, 7 e 12"
-        gives three, all with the raw text of the whole list).
+        gives three, all with the raw text of the whole list; a range "clauses 3 to 8" gives
+        3, 4, ..., 8).
     """
     heading_starts = {n.char_start for n in tree.walk()} if tree is not None else set()
     refs = _extract_it(text, heading_starts) if language == "it" else _extract_en(text, heading_starts)
+    if cites_others:
+        refs = [dataclasses.replace(r, external=True, code=r.code or "cited document")
+                if not r.external and r.kind not in ("paragraph", "comma") else r for r in refs]
     refs.sort(key=lambda r: (r.char_start, r.char_end))
     return refs
 
@@ -108,6 +123,10 @@ def _extract_en(text: str, heading_starts: set[int]) -> list[CrossRef]:
                 name = re.sub(r"^the\s+", "", name)
                 if name and name[0].isupper() and name.lower() not in _GENERIC_OWNERS:
                     external, code, end = True, name, owner.end()
+        if not external:
+            before = _EN_ACT_BEFORE.search(text, max(0, match.start() - 80), match.start())
+            if before:  # "(Amendment) Act 2025, s.2": a section of that act
+                external, code = True, before.group("act")
         raw = text[match.start():end]
         consumed = end
         for label in labels:
@@ -133,7 +152,14 @@ def _extract_it(text: str, heading_starts: set[int]) -> list[CrossRef]:
         body = re.sub(r"\s*\([^()\n]{1,60}\)", "", match.group("labels"))
         comma = re.search(rf",\s*comma\s*(\d+(?:-?(?:{_LATIN}))?)", body)
         body = body[:comma.start()] if comma else body
-        labels = [_normalize_it(lbl) for lbl in _LABEL_SPLIT.split(body) if lbl.strip()]
+        labels = []
+        for part, separator in _parts(body):
+            label = _normalize_it(part)
+            if not label:
+                continue
+            if separator in _RANGE_SEPARATORS and labels:
+                labels.extend(_between(labels[-1], label))
+            labels.append(label)
         end = match.end()
         external, code = False, None
         for pattern, name in _IT_CODES:
@@ -158,16 +184,39 @@ def _en_kind(word: str) -> str:
 def _split_labels(body: str) -> list[str]:
     labels: list[str] = []
     main = ""
-    for part in _LABEL_SPLIT.split(body):
+    for part, separator in _parts(body):
         part = re.sub(r"\s+", "", part)
         if not part:
             continue
         if part.startswith("(") and main:
             labels.append(main + part)
             continue
+        if separator in _RANGE_SEPARATORS and labels:
+            labels.extend(_between(labels[-1], part))
         labels.append(part)
         main = re.match(r"[^(]*", part).group(0)
     return labels
+
+
+def _parts(body: str) -> list[tuple[str, str]]:
+    """(label text, the separator before it) for a list such as "3, 5 and 8" or "3 to 8"."""
+    pieces = _LABEL_SPLIT.split(body)
+    out = [(pieces[0], "")]
+    for i in range(1, len(pieces) - 1, 2):
+        out.append((pieces[i + 1], pieces[i].strip().lower()))
+    return out
+
+
+def _between(first: str, last: str) -> list[str]:
+    """The labels strictly inside a range: "3" to "8" -> 4..7; "3.1" to "3.4" -> 3.2, 3.3."""
+    a, b = first.split("."), last.split(".")
+    if len(a) != len(b) or a[:-1] != b[:-1] or not (a[-1].isdigit() and b[-1].isdigit()):
+        return []
+    lo, hi = int(a[-1]), int(b[-1])
+    if not 0 < hi - lo <= _MAX_RANGE:
+        return []
+    prefix = ".".join(a[:-1]) + "." if len(a) > 1 else ""
+    return [f"{prefix}{n}" for n in range(lo + 1, hi)]
 
 
 def _normalize_it(label: str) -> str:
@@ -209,11 +258,22 @@ class ReferenceIndex:
         if ref.external:
             return None
         if ref.kind in ("comma", "paragraph") and "(" not in ref.target:
-            return self._relative(ref)
+            found = self._relative(ref)
+            if found is not None or not ref.target[:1].isdigit():
+                return found
+            # "paragraphs 7 to 10" of a judgment: its numbered paragraphs are its units
         main, subs = _split_target(ref.target)
         book = self.schedules if ref.kind in ("schedule", "annex") else \
             self.parts if ref.kind == "part" else self.units
         node = book.get(main.lower())
+        if node is None and "." in main:
+            # "articolo 3.3": comma 3.3 of art. 3 (Italian "N.M" commi), or clause 5 for "5.1"
+            # when the text numbers its sub-clauses without making them units
+            parent = book.get(main.split(".")[0].lower())
+            if parent is None:
+                return None
+            child = _child_labelled(parent, main) or _child_labelled(parent, main.split(".")[-1])
+            return _Target(child or parent, parent.label or main)
         if node is None:
             return None
         section = node.label or main

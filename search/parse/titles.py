@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 from search.documents.models import StructureNode
-from search.parse.headings import KEYWORDS
+from search.parse.doctypes import cites_other_documents
+from search.parse.headings import KEYWORDS, unit_word
 
 
-def describe_node(node: StructureNode, language: str = "en", limit: int | None = 80) -> str:
-    """Short human label of a node for heading paths: "Section 21 – Recovery ...", "comma 2"."""
+def describe_node(node: StructureNode, language: str = "en", limit: int | None = 80,
+                  unit_name: str | None = None) -> str:
+    """Short human label of a node for heading paths: "Section 21 – Recovery ...", "comma 2".
+
+    `unit_name` names the bare-numbered units of this document ("Paragraph" in a judgment,
+    "Section" in a statute whose "2 Interpretation" is a definitions unit), see `unit_name`."""
     kind, label = node.kind, node.label
     if kind in ("comma",):
         return f"comma {label}"
     if kind == "paragraph":
         return label if label else "paragraph"
+    if kind in ("heading", "definitions") and not label and node.title:
+        return _shorten(node.title, limit)  # an unnumbered heading is its own name: "GOVERNING LAW"
     if kind in ("preamble", "recitals", "signature") and not label:
         name = node.heading.split(":")[0].strip() if node.heading else kind.capitalize()
         return _shorten(name, limit)
-    word = _heading_word(node, language)
+    word = _heading_word(node, language, unit_name)
     text = f"{word} {label}" if label else word
     if node.title:
         text = f"{text} – {node.title}"
@@ -31,12 +38,25 @@ _DISPLAY_WORDS = {"section": "Section", "clause": "Clause", "part": "Part", "cha
                   "schedule": "Schedule", "definitions": "Clause"}
 
 
-def _heading_word(node: StructureNode, language: str) -> str:
+def unit_name(doc_type: str | None, text: str, language: str) -> str | None:
+    """What the bare-numbered units of a document are called: "Paragraph" in the types that
+    discuss other documents (judgments, notes), else the document's own word ("Section" /
+    "Clause", whichever its references use more); None for Italian (articles)."""
+    if language == "it":
+        return None
+    if cites_other_documents(doc_type):
+        return "Paragraph"
+    return unit_word(text, language).capitalize()
+
+
+def _heading_word(node: StructureNode, language: str, name: str | None = None) -> str:
     if node.heading:
         first = node.heading.split()[0]
         if first.lower() in KEYWORDS or first.lower().rstrip(".") + "." in KEYWORDS:
             low = first.lower()
             return {"art.": "Art.", "sec.": "Sec.", "§": "§"}.get(low, low.capitalize())
+    if name and node.kind in ("clause", "section", "definitions"):
+        return name
     if node.kind in ("article", "definitions") and language == "it":
         return "Art."
     if node.kind == "article":

@@ -15,7 +15,7 @@ from search.parse.headings import HEADING_RE, HeadingJudge, OpenNode, unit_word
 
 STRUCTURAL_KINDS = frozenset(
     {"part", "chapter", "article", "section", "clause", "schedule", "recitals", "definitions",
-     "preamble", "signature"}
+     "preamble", "signature", "heading"}
 )
 
 
@@ -46,10 +46,10 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
 
 
 def has_structure(tree: StructureNode) -> bool:
-    """True when the parser found at least two labelled structural units."""
+    """True when the parser found at least two labelled (or titled, unnumbered) structural units."""
     count = 0
     for node in tree.walk():
-        if node.kind in STRUCTURAL_KINDS and node.label is not None:
+        if node.kind in STRUCTURAL_KINDS and (node.label is not None or (node.kind == "heading" and node.title)):
             count += 1
             if count >= 2:
                 return True

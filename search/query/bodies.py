@@ -138,17 +138,45 @@ def identifier_clause(should: list, clauses) -> dict:
     return {"bool": {"should": should, "minimum_should_match": 1, "filter": clauses}}
 
 
+def parent_labels(refs: list[QueryRef]) -> list[str]:
+    """The enclosing unit of each dotted article / section / clause label the query cites:
+    "articolo 13.2" of an Italian contract is comma 2 inside the unit labelled "13"."""
+    return list(dict.fromkeys(r.label.split(".")[0] for r in refs
+                              if not r.external and "." in r.label and r.kind in ("article", "section", "clause")))
+
+
+def parent_clause(label) -> dict:
+    return {"term": {"section": {"value": label, "boost": 1.0}}}
+
+
 def identifier_query(refs: list[QueryRef], filters: Filters) -> dict | None:
     """Exact matches of the query's references against section labels (and headings for
-    schedules / annexes), so "clause 14.3" ranks 14.3 above 14.2 and "section 21" above 21A."""
+    schedules / annexes), so "clause 14.3" ranks 14.3 above 14.2 and "section 21" above 21A;
+    the enclosing unit of a dotted label weighs less (`parent_labels`)."""
     labels, phrases = identifier_terms(refs)
     if not labels:
         return None
     should = [phrase_clause(p) for p in phrases] + [c for label in labels for c in label_clauses(label)]
+    should += [parent_clause(label) for label in parent_labels(refs)]
     return identifier_clause([*should, MATCH_NONE], filter_clauses(filters))
 
 
-def search_body(
+TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "heading_path.text"]
+
+
+def title_query(titles: list[str], filters: Filters) -> dict | None:
+    """Clause-title matching: chunks whose clause heading names the question's topic in either
+    language ("Governing law", "Legge applicabile e foro competente"), each heading phrase with
+    all its words (see `search.query.lexicon`). A Python-side list, on when `title_weight` > 0:
+    the stored templates carry the default request, which has none (search.query.templates)."""
+    should = [{"multi_match": {"query": t, "fields": TITLE_FIELDS, "type": "best_fields", "operator": "and"}}
+              for t in dict.fromkeys(titles)]
+    if not should:
+        return None
+    return {"bool": {"should": should, "minimum_should_match": 1, "filter": filter_clauses(filters)}}
+
+
+def sub_query_list(
     mode: str,
     *,
     text: str,
@@ -159,27 +187,43 @@ def search_body(
     knn_k: int | None = None,
     boost_doc_keys: tuple[str, ...] = (),
     model_id: str | None = None,
-) -> dict:
-    """The body of one search in `mode` ("hybrid" | "bm25" | "knn"). Without a `vector`, the
-    k-NN sub-query is a `neural` one: the engine embeds the text with the model `model_id`."""
+    titles: list[str] | None = None,
+) -> list[tuple[str, dict]]:
+    """The (kind, query) lists a search in `mode` fuses: "bm25", "knn" (a `neural` query when
+    there is no `vector`: the engine embeds the text with the model `model_id`), "identifier"
+    (when the question cites a section), "title" (when `titles` are given; not in k-NN mode)."""
     if mode not in MODES:
         raise QueryError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     if size < 1:
         raise QueryError(f"k must be at least 1, got {size}")
     k = max(knn_k or size, size)
-    subs: list[dict] = []
+    subs: list[tuple[str, dict]] = []
     if mode in ("hybrid", "bm25"):
         bm25 = bm25_query(text, filters)
         if boost_doc_keys:
             bm25["bool"]["should"] = [{"terms": {"doc_key": list(boost_doc_keys), "boost": 2.0}}]
-        subs.append(bm25)
+        subs.append(("bm25", bm25))
     if mode in ("hybrid", "knn"):
         if vector is None and not model_id:
             raise QueryError(f"mode {mode} needs a query vector")
-        subs.append(vector_query(text, vector, k, filters, model_id))
+        subs.append(("knn", vector_query(text, vector, k, filters, model_id)))
     ident = identifier_query(refs or [], filters)
     if ident is not None and mode != "knn":
-        subs.append(ident)
+        subs.append(("identifier", ident))
+    title = title_query(titles or [], filters)
+    if title is not None and mode != "knn":
+        subs.append(("title", title))
+    return subs
+
+
+def search_body(mode: str, *, size: int, **kwargs) -> dict:
+    """The body of one search in `mode` ("hybrid" | "bm25" | "knn"); keywords as `sub_query_list`."""
+    return body_of(mode, size, sub_query_list(mode, size=size, **kwargs))
+
+
+def body_of(mode: str, size: int, lists: list[tuple[str, dict]]) -> dict:
+    """The request body fusing `lists` (from `sub_query_list`) in `mode`."""
+    subs = [query for _, query in lists]
     body: dict = {"size": size, "_source": {"excludes": SOURCE_EXCLUDES}}
     if mode == "hybrid" or len(subs) > 1:
         body["query"] = {"hybrid": {"queries": subs}}
@@ -220,17 +264,25 @@ def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
 
 
 ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summary^2", "summary.exact^1",
-                  "summary.it^1", "opening^0.5", "opening.it^0.5"]
+                  "summary.it^1", "opening^0.5", "opening.it^0.5", "profile^1", "profile.it^1"]
 
 
 ROUTING_SOURCE = ["doc_key", "doc_id", "version", "title"]
 
 
 def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int,
-                 model_id: str | None = None) -> dict:
-    """Rank documents (title, parties, summary, opening) for document routing; `model_id`
-    instead of a vector embeds the text inside the engine (`neural`)."""
-    subs = [bm25_clause(text, filter_clauses(filters), ROUTING_FIELDS)]
+                 model_id: str | None = None, knn_k: int | None = None, titles: list[str] | None = None) -> dict:
+    """Rank documents (title, parties, summary, opening, profile) for document routing;
+    `model_id` instead of a vector embeds the text inside the engine (`neural`). `knn_k`: how
+    many documents the k-NN list ranks (at least `size`); `titles`: clause-topic heading words
+    (`search.query.lexicon`) matched against the profile's outline, so a question about "holding
+    back 5 %" finds the statute whose sections include "Prohibition of retention terms". The
+    `legalsearch-route` template renders the default (no titles, k-NN k = size)."""
+    bm25 = bm25_clause(text, filter_clauses(filters), ROUTING_FIELDS)
+    if titles:
+        bm25["bool"]["should"] = [{"multi_match": {"query": t, "fields": ["profile", "profile.it"], "operator": "and",
+                                                   "boost": 0.5}} for t in dict.fromkeys(titles)]
+    subs = [bm25]
     if vector is not None or model_id:
-        subs.append(vector_query(text, vector, size, filters, model_id))
+        subs.append(vector_query(text, vector, max(size, knn_k or size), filters, model_id))
     return {"size": size, "_source": ROUTING_SOURCE, "query": {"hybrid": {"queries": subs}}}

@@ -16,17 +16,32 @@ class Expansion:
     unfollowed: list[dict] = field(default_factory=list)
 
 
-def plan(hits: list[dict], definitions: bool) -> dict[str, list[str]]:
-    """For each hit (by chunk id), the chunk ids to fetch after it, first citation wins."""
+def cited_chunk_ids(hit: dict) -> list[str]:
+    """The chunk ids a hit's references point to, in citation order: the first chunk of each
+    referenced unit first ("clause 3" -> the start of clause 3), then the rest of the units."""
+    xrefs = [x for x in hit.get("xrefs") or [] if not x.get("external")]
+    if not xrefs:  # records without the references themselves: the resolved ids alone
+        return list(hit.get("xref_chunk_ids") or [])
+    firsts = [x["resolved_chunk_ids"][0] for x in xrefs if x.get("resolved_chunk_ids")]
+    rest = [cid for x in xrefs for cid in (x.get("resolved_chunk_ids") or [])[1:]]
+    allowed = set(hit.get("xref_chunk_ids") or firsts + rest)
+    return [cid for cid in dict.fromkeys(firsts + rest) if cid in allowed]
+
+
+def plan(hits: list[dict], definitions: bool, limit: int | None = None) -> dict[str, list[str]]:
+    """For each hit (by chunk id), the chunk ids to fetch after it, first citation wins; at most
+    `limit` per hit (a clause that cites "clauses 3 to 8" must not bury the next hits)."""
     present = {h["chunk_id"] for h in hits}
     wanted: dict[str, list[str]] = {}
     claimed: set[str] = set()
     for h in hits:
-        targets = list(h.get("xref_chunk_ids") or [])
+        targets = cited_chunk_ids(h)
         if definitions:
             targets += list(h.get("definition_chunk_ids") or [])
         mine = []
         for cid in targets:
+            if limit is not None and len(mine) >= limit:
+                break
             if cid in present or cid in claimed or cid == h["chunk_id"]:
                 continue
             claimed.add(cid)
@@ -55,11 +70,11 @@ def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[
 
 
 def expand(store, index: str, hits: list[dict], filters: Filters, *, xrefs: bool = True,
-           definitions: bool = False) -> Expansion:
+           definitions: bool = False, limit: int | None = None) -> Expansion:
     if not xrefs and not definitions:
         return Expansion([(h, "retrieval") for h in hits])
-    wanted = plan(hits, definitions) if xrefs else {
-        h["chunk_id"]: [c for c in (h.get("definition_chunk_ids") or [])] for h in hits
+    wanted = plan(hits, definitions, limit) if xrefs else {
+        h["chunk_id"]: [c for c in (h.get("definition_chunk_ids") or [])][:limit] for h in hits
     }
     ids = sorted({cid for cids in wanted.values() for cid in cids})
     fetched: dict[str, dict] = {}

@@ -14,13 +14,7 @@ from search.query import bodies
 from search.query.models import SearchRequest
 from search.query.service import SearchService
 
-LIST_NAMES = ("bm25", "knn", "identifier")
-
-
-def list_names(req: SearchRequest, n: int) -> list[str]:
-    """Names of a body's sub-query lists, in order (k-NN mode has no BM25 list)."""
-    skip = {"knn": "bm25", "bm25": "knn"}.get(req.mode)
-    return [name for name in LIST_NAMES if name != skip][:n]
+LIST_NAMES = ("bm25", "knn", "identifier", "title")
 
 
 def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dict:
@@ -29,7 +23,7 @@ def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dic
     plan = service.plan(req)
     store = service.store
     subs = bodies.sub_queries(plan.body)
-    names = list_names(req, len(subs))
+    names = list(plan.kinds)
 
     ranks: dict[str, dict[str, int]] = {}
     bm25_explanations: dict[str, str] = {}
@@ -57,7 +51,8 @@ def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dic
             "bm25_explanation": bm25_explanations.get(src["chunk_id"]),
         }
         if req.fusion == "rrf" and plan.pipeline:
-            row["rrf_by_hand"] = sum(1.0 / (req.rank_constant + r) for r in list_ranks.values() if r)
+            # each sub-query of a hybrid query hands the fusion its top `size` hits only
+            row["rrf_by_hand"] = sum(1.0 / (req.rank_constant + r) for r in list_ranks.values() if r and r <= req.k)
         rows.append(row)
     return {"query": req.query, "pipeline": plan.pipeline[0] if plan.pipeline else None, "lists": names,
             "depth": depth, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],

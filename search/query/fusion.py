@@ -37,7 +37,8 @@ def rrf_pipeline_body(rank_constant: int = DEFAULT_RANK_CONSTANT) -> dict:
 
 
 def normalization_pipeline_name(technique: str = "min_max", weights: tuple[float, ...] = (0.5, 0.5)) -> str:
-    w = "-".join(f"{x:.2f}".replace(".", "") for x in weights)
+    places = 2 if all(abs(round(x, 2) - x) < 1e-9 for x in weights) else 4  # "030-070"; finer when needed
+    w = "-".join(f"{x:.{places}f}".replace(".", "") for x in weights)
     return f"legalsearch-norm-v1-{technique.replace('_', '')}-{w}"
 
 
@@ -83,18 +84,36 @@ IDENTIFIER_WEIGHT = 0.5
 """normalization fusion: the share of the exact section-label list when the query cites one."""
 
 
+def list_weights(kinds: tuple[str, ...], weights: tuple[float, ...], title_weight: float = 0.0) -> tuple[float, ...]:
+    """One weight per fused list, in order. `weights` are the BM25 / k-NN shares (0.3 / 0.7); an
+    "identifier" list takes IDENTIFIER_WEIGHT and a "title" list `title_weight` of the whole, the
+    BM25 and k-NN lists share the rest in their own proportion. Rounded to 4 places (the
+    pipeline's name carries them); the largest absorbs the rounding so they sum to 1."""
+    if len(kinds) == 1:
+        return (1.0,)
+    extra = {"identifier": IDENTIFIER_WEIGHT, "title": title_weight}
+    base = {"bm25": weights[0], "knn": weights[1]} if len(weights) >= 2 else {"bm25": 0.5, "knn": 0.5}
+    present = [k for k in kinds if k in base]
+    base_total = sum(base[k] for k in present) or 1.0
+    rest = 1.0 - sum(extra.get(k, 0.0) for k in kinds if k not in base)
+    raw = [extra[k] if k not in base else rest * base[k] / base_total for k in kinds]
+    rounded = [round(w, 4) for w in raw]
+    i = max(range(len(rounded)), key=lambda j: rounded[j])
+    rounded[i] = round(rounded[i] + 1.0 - sum(rounded), 4)
+    return tuple(rounded)
+
+
 def pipeline_for(fusion: str, rank_constant: int, normalization: str, weights: tuple[float, ...],
-                 n_subqueries: int) -> tuple[str, dict]:
-    """The pipeline (name, body) that fuses `n_subqueries` lists for a request's fusion settings."""
+                 kinds: tuple[str, ...], title_weight: float = 0.0) -> tuple[str, dict]:
+    """The pipeline (name, body) that fuses the lists `kinds` ("bm25", "knn", "identifier",
+    "title", in body order) for a request's fusion settings."""
     if fusion == "rrf":
         return rrf_pipeline_name(rank_constant), rrf_pipeline_body(rank_constant)
-    weights = tuple(weights)
-    if n_subqueries == 3 and len(weights) == 2:
-        scale = 1.0 - IDENTIFIER_WEIGHT
-        weights = (weights[0] * scale, weights[1] * scale, IDENTIFIER_WEIGHT)
-    elif n_subqueries == 1:
-        weights = (1.0,)
-    return normalization_pipeline_name(normalization, weights), normalization_pipeline_body(normalization, weights)
+    if len(kinds) == len(weights) and set(kinds) <= {"bm25", "knn"}:
+        final = tuple(weights)
+    else:
+        final = list_weights(tuple(kinds), tuple(weights), title_weight)
+    return normalization_pipeline_name(normalization, final), normalization_pipeline_body(normalization, final)
 
 
 class FusionPipelines:

@@ -15,12 +15,27 @@ from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
 from search.errors import ConfigError, LegalSearchError, QueryError
 from search.index import indices, schema
-from search.query import bodies, cite, expand
-from search.query.fusion import FusionPipelines, pipeline_for, rrf_pipeline_body, rrf_pipeline_name
+from search.query import bodies, cite, expand, lexicon
+from search.query import context as ctx
+from search.query.fusion import (
+    FusionPipelines,
+    normalization_pipeline_body,
+    normalization_pipeline_name,
+    pipeline_for,
+    rrf_pipeline_body,
+    rrf_pipeline_name,
+)
 from search.query.identifiers import parse_identifiers
 from search.query.log import RetrievalLog
 from search.query.models import Filters, Hit, SearchRequest, SearchResponse
-from search.query.plan import SearchPlan, candidate_size, effective_routing, needs_vector
+from search.query.plan import (
+    SearchPlan,
+    apply_routing_prior,
+    candidate_size,
+    effective_routing,
+    needs_vector,
+    routing_prior,
+)
 from search.query.rerank import Rerankers, rerank
 from search.security.principal import Authenticator
 from search.store import Store
@@ -87,19 +102,37 @@ class SearchService:
                 filters = filters.model_copy(update={"doc_keys": routed})
             elif routing == "boost":
                 boost = routed
+            # "prior": nothing restricted, the routing prior re-ranks the fused list (run)
 
-        body = bodies.search_body(req.mode, text=req.query, vector=vector, filters=filters,
-                                  size=candidate_size(req), refs=list(refs), boost_doc_keys=boost, model_id=model_id)
+        prior = routing_prior(req, routing, routed)
+        titles = lexicon.title_terms(req.query) if req.title_weight > 0 else []
+        size = candidate_size(req, prior)
+        subs = bodies.sub_query_list(req.mode, text=req.query, vector=vector, filters=filters, size=size,
+                                     refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles)
+        kinds = tuple(kind for kind, _ in subs)
+        body = bodies.body_of(req.mode, size, subs)
         pipeline = None
         if "hybrid" in body["query"]:
-            pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights,
-                                    len(bodies.sub_queries(body)))
-        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user)
+            pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights, kinds,
+                                    req.title_weight)
+        return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
+                          prior, kinds)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None) -> list[str]:
-        """The doc_keys of the best documents for the query (title, parties, summary)."""
-        body = bodies.routing_body(req.query, vector, filters, req.routing_docs, model_id)
-        name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
+        """The doc_keys of the best documents for the query (title, parties, summary, profile).
+
+        With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
+        normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
+        document's BM25 score stand out, which rank fusion would flatten; unset, reciprocal rank
+        fusion (the `legalsearch-route` template's)."""
+        titles = lexicon.title_terms(req.query) if req.routing_topics else []
+        body = bodies.routing_body(req.query, vector, filters, req.routing_docs, model_id, req.routing_knn, titles)
+        if req.routing_weights and (vector is not None or model_id):
+            weights = tuple(req.routing_weights)
+            name = self.pipelines.ensure(normalization_pipeline_name("min_max", weights),
+                                         normalization_pipeline_body("min_max", weights))
+        else:
+            name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
         result = self.store.search(schema.alias_name(req.index, "docs"), body, pipeline=name)
         return [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
 
@@ -109,7 +142,8 @@ class SearchService:
         """(source, fused score) in ranked order for the plan's body (or `body`, e.g. a resized copy)."""
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
         result = self.store.search(plan.request.index, body or plan.body, pipeline=name)
-        return [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
+        ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
+        return apply_routing_prior(ranked, plan.routed, plan.prior)
 
     def search(self, req: SearchRequest, write_log: bool | None = None) -> SearchResponse:
         t_start = time.perf_counter()
@@ -139,7 +173,7 @@ class SearchService:
 
         t = time.perf_counter()
         expansion = expand.expand(self.store, req.index, sources, plan.filters, xrefs=req.expand_xrefs,
-                                  definitions=req.expand_definitions)
+                                  definitions=req.expand_definitions, limit=req.expand_limit)
         if req.expand_xrefs or req.expand_definitions:
             timings["expand"] = _ms(t)
 
@@ -160,6 +194,42 @@ class SearchService:
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
+
+    def context_sources(self, req: SearchRequest, budget: int, *, attach: bool = True
+                        ) -> tuple[SearchPlan, list[dict], dict[str, dict], dict[str, float]]:
+        """What a context of `budget` characters is built from: the plan, the ranked chunk sources
+        (enough to fill the budget with ~150-character chunks) and the cited / defining chunks
+        they lean on, fetched under the plan's filters; plus timings."""
+        k = max(req.k, min(200, budget // 150 + 1))
+        plan = self.plan(req.model_copy(update={"k": k, "expand_xrefs": False}))
+        timings = dict(plan.timings)
+        t = time.perf_counter()
+        hits = [source for source, _ in self.run(plan)][:k]
+        timings["search"] = _ms(t)
+        fetched: dict[str, dict] = {}
+        if attach and hits:
+            t = time.perf_counter()
+            ids = ctx.wanted_ids(req.query, hits)
+            if ids:
+                result = self.store.search(req.index, bodies.ids_query(ids, plan.filters))
+                fetched = {h["_source"]["chunk_id"]: h["_source"] for h in result["hits"]["hits"]}
+            timings["attach"] = _ms(t)
+        return plan, hits, fetched, timings
+
+    def context(self, req: SearchRequest, budget: int = ctx.DEFAULT_BUDGET, *, attach: bool = True,
+                attach_share: float = ctx.DEFAULT_ATTACH_SHARE) -> ctx.ContextResponse:
+        """The passages for an LLM prompt within `budget` characters (see `search.query.context`):
+        one search under the request's filters, then the referenced clauses and definitions of
+        the passages taken, fetched under the same filters (access and validity included)."""
+        t_start = time.perf_counter()
+        plan, hits, fetched, timings = self.context_sources(req, budget, attach=attach)
+        pieces = ctx.build(req.query, hits, budget, fetched, attach_share)
+        timings["total"] = _ms(t_start)
+        used = sum(part.char_end - part.char_start for p in pieces for part in p.parts)
+        reason = None if pieces else "no passage matched the query under the given filters (validity date, jurisdiction, access)"
+        return ctx.ContextResponse(query=req.query, budget=budget, used_chars=used, pieces=pieces,
+                                   prompt=ctx.render(pieces), not_found=not pieces, not_found_reason=reason,
+                                   routed_docs=list(plan.routed), timings_ms=timings)
 
 
 def engine_model(meta: dict, req: SearchRequest) -> str | None:

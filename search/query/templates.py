@@ -21,8 +21,16 @@ combination of params and compare it with the body `bodies.search_body` builds, 
 Params (lists may be omitted, never sent empty: mustache.java fails on `{{#x.0}}` of []):
 `query_text` (required), `k` (hits; also the neural k), `groups` (ACL groups besides public;
 absent = public only), `as_of` ("YYYY-MM-DD"), `jurisdiction`, `doc_id`, `doc_key`, `doc_type`,
-`language` (lists), `section` (normalized labels, e.g. ["14.3"]) and `heading_phrases`
-(e.g. ["Schedule 2"]), which `template_params` derives from the question as our planner does.
+`language` (lists), `section` (normalized labels, e.g. ["14.3"]), `heading_phrases`
+(e.g. ["Schedule 2"]) and `parent_section` (the enclosing unit of a dotted label, e.g. ["14"]),
+which `template_params` derives from the question as our planner does.
+
+Not in the templates: the clause-title list (`SearchRequest.title_weight`, 0.3 by default) and
+the routing prior (`routing_prior`, 0.5 by default), both Python-side: the title list's share
+depends on which other lists are present, which one fixed weight vector of the index's default
+pipeline cannot give, and the prior re-sorts the fused list after OpenSearch returns it. A
+template renders the request with both at 0 (the pre-round-2 default; docs/results.md gives the
+figures of both), as do `routing_weights`, `routing_knn` and `routing_topics` (off by default).
 `groups` is whatever the CALLER says: not an access-control boundary (docs/engine.md).
 """
 
@@ -41,7 +49,7 @@ BOOL_TEMPLATE = "legalsearch-bool"
 ROUTE_TEMPLATE = "legalsearch-route"
 DEFAULT_K = 10
 DEFAULT_ROUTE_K = 3  # SearchRequest.routing_docs
-LIST_PARAMS = ("groups", *(fld for fld, _ in bodies.TERMS_FILTERS), "section", "heading_phrases")
+LIST_PARAMS = ("groups", *(fld for fld, _ in bodies.TERMS_FILTERS), "section", "heading_phrases", "parent_section")
 
 
 # --------------------------------------------------------------------------- markers
@@ -156,7 +164,8 @@ def filter_markers() -> list:
 
 def _identifier(clauses: list):
     should = [Each("heading_phrases", (bodies.phrase_clause(Dot()),)),
-              Each("section", tuple(bodies.label_clauses(Dot()))), bodies.MATCH_NONE]
+              Each("section", tuple(bodies.label_clauses(Dot()))),
+              Each("parent_section", (bodies.parent_clause(Dot()),)), bodies.MATCH_NONE]
     return bodies.identifier_clause(should, clauses)
 
 
@@ -205,4 +214,7 @@ def template_params(query: str, filters: Filters, refs: list[QueryRef] | tuple[Q
         params["section"] = labels
         if phrases:
             params["heading_phrases"] = phrases
+        parents = bodies.parent_labels(list(refs))
+        if parents:
+            params["parent_section"] = parents
     return params

@@ -111,7 +111,8 @@ def extract_facts(doc: ParsedDocument, nlp=None) -> DocumentFacts:
     else:
         family = meta.doc_type
         same = detected and type_family(detected, language) == family
-        doc_type = detected if same else DOC_TYPE_NAMES[language].get(family)
+        # an open doc_type ("judgment", "guidance") names itself when the text gives no type phrase
+        doc_type = detected if same else DOC_TYPE_NAMES[language].get(family, family.replace("_", " ").capitalize())
     if family is None and "doc_type" in meta.inferred:
         family = meta.doc_type
     if meta.parties:

@@ -33,6 +33,8 @@ response = ls.search("Come può il cliente recedere dal contratto?", index="demo
                      as_of="2026-01-01", groups=["deal-team"])
 for hit in response.hits:                       # the CLI's --json contract, as pydantic models
     print(hit.rank, hit.citation, hit.char_start, hit.char_end, hit.via)
+context = ls.context("How long does the NDA with Kestrel last?", index="demo", budget=8000)
+prompt = context.prompt                         # "[1] citation (chars a-b)" blocks, cited clauses attached
 ```
 
 Errors are `LegalSearchError` subclasses whose message says what to do next: `ConfigError`

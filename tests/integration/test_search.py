@@ -106,7 +106,10 @@ def test_italian_withdrawal_returns_art_5_then_art_7_through_its_reference(servi
 def test_italian_question_without_filters(service, sample_index):
     response = ask(service, sample_index[0], "Come può il cliente recedere dal contratto e quale penale si applica?",
                    k=3)
-    assert (response.hits[0].section, response.hits[0].language) == ("5", "it")
+    # the question asks two things: withdrawal (art. 5) and the penalty (art. 7), both in the top 3
+    # (since the round-2 routing profile, art. 7 of one contract may come first)
+    top = [(h.section, h.language) for h in response.hits if h.via == "retrieval"][:3]
+    assert ("5", "it") in top and ("7", "it") in top, top
 
 
 PRIVILEGED = "privileged-note-litigation"
@@ -154,7 +157,7 @@ def test_normalization_fusion_and_explain(service, sample_index):
 
     result = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3, fusion="rrf"))
     top = result["hits"][0]
-    assert result["lists"] == ["bm25", "knn", "identifier"]
+    assert result["lists"] == ["bm25", "knn", "identifier", "title"]  # "liability cap" names a clause topic
     assert top["ranks"]["identifier"] == 1 and top["bm25_explanation"]
     assert top["fused_score"] == pytest.approx(top["rrf_by_hand"], abs=1e-4)
     normalized = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))

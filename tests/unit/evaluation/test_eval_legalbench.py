@@ -109,6 +109,9 @@ def test_corpus_files_scopes(tmp_path):
     assert [benchmark_file_path(data, p) for p in referenced] == ["nli/a.txt", "pqa/p.txt"]
     everything = corpus_files(data, "all", queries)
     assert [benchmark_file_path(data, p) for p in everything] == ["nli/a.txt", "nli/b.txt", "pqa/p.txt"]
+    nli_only = [q for q in queries if q.subset == "nli"]
+    look_alikes = corpus_files(data, "subsets", nli_only)  # every NDA of the queried sub-corpus
+    assert [benchmark_file_path(data, p) for p in look_alikes] == ["nli/a.txt", "nli/b.txt"]
     with pytest.raises(BenchmarkError, match="unknown corpus scope"):
         corpus_files(data, "some", queries)  # type: ignore[arg-type]
 

@@ -35,7 +35,7 @@ def test_errors_belong_to_the_package_hierarchy():
         ({"doc_id": "a", "title": "A", "valid_from": "2024-02-30"}, "valid_from", "malformed date"),
         ({"doc_id": "a", "title": "A", "signed_at": "03/03/2024"}, "signed_at", "YYYY-MM-DD"),
         ({"doc_id": "a", "title": "A", "valid_until": "2024-01-01"}, "valid_until", "unknown field"),
-        ({"doc_id": "a", "title": "A", "doc_type": "lease"}, "doc_type", "unknown doc_type"),
+        ({"doc_id": "a", "title": "A", "doc_type": "lease agreement!"}, "doc_type", "not a keyword"),
         ({"doc_id": "a", "title": "A", "language": "fr"}, "language", "'en' or 'it'"),
     ],
 )
@@ -120,3 +120,29 @@ def test_manifest_line_errors_name_the_line(tmp_path):
     manifest.write_text('{"path": "a.txt"}\n{"doc_id": "b"}\n', encoding="utf-8")
     with pytest.raises(MetadataError, match=r"m\.jsonl:2: .*\"path\""):
         discover_documents([], manifest)
+
+
+def test_open_doc_type_is_kept_as_a_keyword_and_warned_once(tmp_path, caplog):
+    from search.documents import models
+
+    models._warned_doc_types.discard("judgment")
+    first = write(tmp_path, "ruling.txt", meta={"doc_id": "r1", "title": "Halberd v Quillfeather",
+                                               "doc_type": "Judgment", "public": True})
+    second = write(tmp_path, "other-ruling.txt", meta={"doc_id": "r2", "title": "X v Y", "doc_type": "judgment"})
+    with caplog.at_level("WARNING", logger="search.documents.models"):
+        docs = [load_document(first), load_document(second)]
+    assert [d.meta.doc_type for d in docs] == ["judgment", "judgment"]
+    warnings = [r for r in caplog.records if "judgment" in r.getMessage()]
+    assert len(warnings) == 1
+    assert "kept as a keyword" in warnings[0].getMessage()
+
+
+def test_known_doc_types_keep_their_special_handling(tmp_path):
+    # the 1341-1342 c.c. check runs for an Italian contract, and not for an open type
+    text = "Art. 1 – Oggetto\nIl fornitore fornisce.\n\nArt. 2 – Foro\nForo esclusivo di Milano.\n"
+    contract = write(tmp_path, "c.txt", text=text, meta={"doc_id": "c", "title": "C", "language": "it",
+                                                        "doc_type": "contract"})
+    opinion = write(tmp_path, "p.txt", text=text, meta={"doc_id": "p", "title": "P", "language": "it",
+                                                       "doc_type": "parere"})
+    assert any(f.startswith("1341") for f in load_document(contract).flags)
+    assert not any(f.startswith("1341") for f in load_document(opinion).flags)

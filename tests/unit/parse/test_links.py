@@ -177,3 +177,44 @@ def test_double_signature_missing_in_the_other(docs, chunks):
     assert "1341:missing" in doc.flags
     assert not any("double_signature_1341" in c.clause_labels for c in chunk_list)
     assert not any(f.startswith("1341") for f in docs["master-services-agreement.txt"].flags)
+
+
+# -- round-2 reference fixes -----------------------------------------------------------------
+
+
+def _refs(text, language="en", **kw):
+    return [(r.kind, r.target, r.external, r.code) for r in extract_references(text, language, **kw)]
+
+
+def test_third_party_is_not_a_reference_to_part_y():
+    assert _refs("THIRD PARTY RIGHTS\n\nA third party has no rights. See Part 2 and PART II.") == [
+        ("part", "2", False, None), ("part", "II", False, None)]
+
+
+def test_upper_case_italian_code_reference_is_external():
+    refs = _refs("APPROVAZIONE SPECIFICA AI SENSI DEGLI ARTT. 1341 E 1342 C.C.", "it")
+    assert refs == [("article", "1341", True, "c.c."), ("article", "1342", True, "c.c.")]
+
+
+def test_an_article_of_another_italian_law_is_external():
+    [ref] = _refs("in deroga all'art. 64-quater della legge 22 aprile 1941, n. 633, il Licenziatario", "it")
+    assert ref[:3] == ("article", "64-quater", True)
+
+
+def test_ranges_resolve_every_unit_in_between():
+    assert [t for _, t, _, _ in _refs("the obligations in clauses 3 to 8 survive")] == ["3", "4", "5", "6", "7", "8"]
+    assert [t for _, t, _, _ in _refs("gli artt. 5-7 si applicano", "it")] == ["5", "6", "7"]
+    assert [t for _, t, _, _ in _refs("clauses 3.1 to 3.3 and 9")] == ["3.1", "3.2", "3.3", "9"]
+
+
+def test_a_section_written_after_another_acts_name_is_external():
+    [ref] = _refs("[Substituted by the Commercial Payment Practices (Amendment) Act 2025, s.2.]")
+    assert ref[2] is True and ref[3].endswith("Act 2025")
+
+
+def test_citing_documents_refer_to_other_documents_except_for_paragraphs():
+    text = "Quillfeather relies on clause 4(c) of the NDA in suit and on article 13.2; see paragraphs 7 to 10."
+    refs = _refs(text, cites_others=True)
+    assert ("clause", "4(c)", True, "NDA") in refs  # an owner named in the text stays the code
+    assert ("article", "13.2", True, "cited document") in refs
+    assert [t for k, t, ext, _ in refs if k == "paragraph" and not ext] == ["7", "8", "9", "10"]

@@ -60,7 +60,10 @@ def test_contract_clauses_nest_by_decimal_depth(docs):
     assert find(tree, "definitions", "1").title == "DEFINITIONS AND INTERPRETATION"
     assert labels(find(tree, "clause", "16.1")) == ["(a)", "(b)", "(c)", "(d)", "(e)", "(f)", "(g)"]
     assert [c.kind for c in find(tree, "schedule", "2").children] == ["paragraph"] * 4
-    assert [n.kind for n in tree.children][:3] == ["preamble", "paragraph", "paragraph"]  # title, parties (1), (2)
+    # title, then the unnumbered PARTIES heading holding the parties (1), (2), then BACKGROUND
+    assert [(n.kind, n.title) for n in tree.children][:3] == [("preamble", None), ("heading", "PARTIES"),
+                                                              ("recitals", None)]
+    assert [c.label for c in tree.children[1].children] == ["(1)", "(2)"]
 
 
 def test_italian_articles_commi_allegati(docs):
@@ -140,3 +143,88 @@ def test_recitals_signature_and_1341_nodes(docs):
     signatures = [n for n in tree.children if n.kind == "signature"]
     assert [s.heading.split()[0] for s in signatures] == ["Letto,", "Ai"]
     assert find(docs["master-services-agreement.txt"].tree, "definitions", "1") is not None
+
+
+# -- unnumbered headings ---------------------------------------------------------------------
+
+NDA_CAPS = (
+    "MUTUAL NON-DISCLOSURE AGREEMENT\n\nTHIS AGREEMENT is made on 2 September 2024\n\nBETWEEN:\n\n"
+    "(1) CORVANE TECHNOLOGIES LIMITED, a company incorporated in England (\"Corvane\"); and\n\n"
+    "(2) HALVORSEN MARITIME AS, a company incorporated in Norway (\"Halvorsen\").\n\n"
+    "PURPOSE\n\nThe Parties wish to exchange Confidential Information to assess a telemetry project.\n\n"
+    "THIRD PARTY RIGHTS\n\nA person who is not a party has no right to enforce any term of this Agreement.\n\n"
+    "GOVERNING LAW\n\nThis Agreement is governed by the law of England and Wales.\n\n"
+    "Signed by the authorised representatives of the Parties\n\nCORVANE TECHNOLOGIES LIMITED\n\nBy: J. Smith\n"
+)
+
+
+def test_all_caps_headings_are_units_and_close_the_party_list():
+    tree = parse_structure(NDA_CAPS, "en")
+    kinds = [(n.kind, n.title) for n in tree.children]
+    assert kinds == [("preamble", None), ("paragraph", None), ("paragraph", None), ("heading", "PURPOSE"),
+                     ("heading", "THIRD PARTY RIGHTS"), ("heading", "GOVERNING LAW"), ("signature", None)]
+    law = tree.children[5]
+    assert NDA_CAPS[law.char_start:law.char_end] == (
+        "GOVERNING LAW\n\nThis Agreement is governed by the law of England and Wales.")
+    assert has_structure(tree)  # no longer "no_structure"
+
+
+def test_caps_lines_of_a_signature_block_and_the_title_line_are_not_headings():
+    tree = parse_structure(NDA_CAPS, "en")
+    assert not any(n.title == "MUTUAL NON-DISCLOSURE AGREEMENT" for n in tree.walk())
+    assert not any(n.title == "CORVANE TECHNOLOGIES LIMITED" for n in tree.walk())
+
+
+def test_unnumbered_heading_after_numbered_clauses_is_not_folded_into_the_last_one():
+    text = ("1. FEES\n\n1.1 The Customer shall pay the Fees.\n\n2. GENERAL\n\n2.1 Notices shall be in writing.\n\n"
+            "2.2 This Agreement may be executed in counterparts.\n\nGOVERNING LAW\n\n"
+            "This Agreement is construed in accordance with the law of England and Wales.\n")
+    tree = parse_structure(text, "en")
+    assert [(n.kind, n.label, n.title) for n in tree.children][-1] == ("heading", None, "GOVERNING LAW")
+    [clause] = [n for n in tree.walk() if n.label == "2.2"]
+    assert "GOVERNING LAW" not in text[clause.char_start:clause.char_end]
+
+
+def test_sentence_case_heading_groups_numbered_paragraphs_of_a_judgment():
+    text = ("The facts\n\n1. Halberd disclosed the Envelope Method in a data room in 2021 under the NDA it signed.\n\n"
+            "2. Quillfeather launched its module a year later, with the same thresholds as the Method.\n\n"
+            "Issue 3: independent development\n\n"
+            "3. Quillfeather's case was that the module had been developed by its own team from first principles.\n")
+    tree = parse_structure("APPROVED JUDGMENT\n\n" + text, "en")
+    groups = [(n.kind, n.title, [c.label for c in n.children]) for n in tree.children if n.kind == "heading"]
+    # "The facts" right before paragraph 1 introduces the numbering (a divider); "Issue 3" groups 3
+    assert groups == [("heading", "The facts", []), ("heading", "Issue 3: independent development", ["3"])]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a short line inside prose without blank lines around it
+        "The Supplier shall deliver\nAll Products\nwithin ten days of the order and shall notify the Customer.\n",
+        # a sentence-case line that ends a sentence
+        "Payment terms apply.\n\nThe Customer pays within thirty days of the invoice and in any case monthly.\n",
+        # a date line
+        "Last updated: 1 February 2025\n\nThis notice explains how we use personal information about visitors.\n",
+    ],
+)
+def test_lines_that_are_not_unnumbered_headings(text):
+    tree = parse_structure("Title\n\n" + text, "en")
+    assert not any(n.kind == "heading" for n in tree.walk())
+
+
+def test_divider_heading_before_clause_1_does_not_hold_the_clauses():
+    text = ("AGREED TERMS\n\n1. DEFINITIONS\n\n1.1 Words have the meanings below.\n\n2. TERM\n\n"
+            "2.1 This Agreement lasts two years.\n")
+    tree = parse_structure("AGREEMENT\n\n" + text, "en")
+    assert [(n.kind, n.label) for n in tree.children][1:] == [("heading", None), ("definitions", "1"), ("section", "2")]
+    assert tree.children[1].char_end < text.index("1. DEFINITIONS") + len("AGREEMENT\n\n")
+
+
+def test_italian_1341_approval_heading_holds_its_paragraph():
+    text = ("Art. 1 – Oggetto\n1. Il Fornitore fornisce i Prodotti.\n\nLetto, confermato e sottoscritto.\n\n"
+            "APPROVAZIONE SPECIFICA AI SENSI DEGLI ARTT. 1341 E 1342 C.C.\n\n"
+            "Ai sensi e per gli effetti degli artt. 1341 e 1342 c.c., le Parti approvano l'art. 1.\n")
+    tree = parse_structure(text, "it")
+    approval = tree.children[-1]
+    assert approval.kind == "signature" and approval.heading.startswith("APPROVAZIONE SPECIFICA")
+    assert text[approval.char_start:approval.char_end].endswith("approvano l'art. 1.")

@@ -97,8 +97,36 @@ def test_routing_body_filters_documents_too():
         ("off", "NDA with Initech", "off"),
     ],
 )
-def test_auto_routing_steps_aside_for_section_citations(routing, query, expected):
+def test_auto_routing_steps_aside_from_filtering_for_section_citations(routing, query, expected):
     from search.query.identifiers import parse_identifiers
     from search.query.service import effective_routing
 
     assert effective_routing(routing, parse_identifiers(query)) == expected
+
+
+def test_title_list_matches_clause_headings_in_both_languages():
+    lists = bodies.sub_query_list("hybrid", text="which law governs it", vector=[0.1, 0.2], filters=Filters(),
+                                  size=5, titles=["governing law", "legge applicabile"])
+    assert [kind for kind, _ in lists] == ["bm25", "knn", "title"]
+    title = lists[2][1]["bool"]
+    assert [s["multi_match"]["query"] for s in title["should"]] == ["governing law", "legge applicabile"]
+    assert all(s["multi_match"]["operator"] == "and" for s in title["should"])
+    assert title["filter"] == bodies.filter_clauses(Filters())
+    # k-NN mode has no lexical lists
+    knn_only = bodies.sub_query_list("knn", text="x", vector=[0.1], filters=Filters(), size=5, titles=["term"])
+    assert [kind for kind, _ in knn_only] == ["knn"]
+
+
+def test_routing_knn_list_ranks_more_documents_than_it_keeps():
+    body = bodies.routing_body("Kenway's NDA", [0.1, 0.2], Filters(), size=3, knn_k=20)
+    assert body["size"] == 3
+    assert body["query"]["hybrid"]["queries"][1]["knn"]["vector"]["k"] == 20
+
+
+def test_identifier_query_also_finds_the_parent_unit_of_a_dotted_label():
+    from search.query.identifiers import parse_identifiers
+
+    query = bodies.identifier_query(parse_identifiers("articolo 13.2 licenza Kestrel"), Filters())
+    terms = [s["term"]["section"] for s in query["bool"]["should"] if "term" in s]
+    assert terms == [{"value": "13.2", "boost": 3.0}, {"value": "13", "boost": 1.0}]
+

@@ -21,3 +21,16 @@ def test_unfollowed_reasons():
     ])]
     reasons = [u["reason"] for u in unfollowed_refs(hits, fetched={"t1"}, wanted={"a": ["t1", "secret"]})]
     assert reasons == ["external", "unresolved", "not available under the caller's filters (access or validity date)"]
+
+
+def test_plan_follows_references_in_citation_order_and_stops_at_the_limit():
+    refs = [
+        {"raw": "clause 9", "target": "9", "external": False, "resolved_chunk_ids": ["c9a", "c9b"]},
+        {"raw": "clauses 3 to 5", "target": "3", "external": False, "resolved_chunk_ids": ["c3"]},
+        {"raw": "clauses 3 to 5", "target": "4", "external": False, "resolved_chunk_ids": ["c4"]},
+        {"raw": "art. 1341 c.c.", "target": "1341", "external": True, "resolved_chunk_ids": []},
+    ]
+    hit = _hit("a", xrefs=["c3", "c4", "c9a", "c9b"], refs=refs)
+    # the first chunk of each cited unit first (9, 3, 4), then the rest of unit 9
+    assert plan([hit], definitions=False) == {"a": ["c9a", "c3", "c4", "c9b"]}
+    assert plan([hit], definitions=False, limit=2) == {"a": ["c9a", "c3"]}

@@ -14,7 +14,7 @@ import pytest
 
 from search.query import bodies, templates
 from search.query.identifiers import parse_identifiers
-from search.query.models import Filters
+from search.query.models import Filters, SearchRequest
 
 _TAG = re.compile(r"\{\{([#^/]?)([^}]+?)\}\}")
 
@@ -128,3 +128,20 @@ def test_optional_parts_must_follow_an_element():
         templates.render([templates.Opt("x", ({"a": 1},))])
     with pytest.raises(ValueError):
         templates.render([{"a": 1}, templates.Each("x", ({"b": 1},))])
+
+
+def test_the_templates_render_the_request_without_the_python_side_round2_options():
+    # The clause-title list (title_weight) and the routing prior re-rank on the Python side: the
+    # title list's share depends on which other lists are present (no fixed weight vector of the
+    # index's default pipeline gives both orders), and the prior re-sorts the fused list after
+    # OpenSearch returns it. The templates therefore render the request with both at 0, which
+    # the loop above checks clause by clause; the planner's default adds the title list only
+    # when the question names a clause topic, and then as its own list, after the three.
+    req = SearchRequest(query="which law governs the NDA?")
+    assert (req.title_weight, req.routing_prior) == (0.3, 0.5)  # the Python defaults (docs/results.md)
+    basic = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10, model_id="M")
+    assert [kind for kind, _ in basic] == ["bm25", "knn"]
+    with_titles = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10,
+                                        model_id="M", titles=["governing law"])
+    assert [kind for kind, _ in with_titles] == ["bm25", "knn", "title"]
+    assert with_titles[:2] == basic  # the template's lists are unchanged; only a list is added
