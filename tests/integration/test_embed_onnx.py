@@ -25,7 +25,7 @@ REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_torch_reference
 
 @pytest.fixture(scope="module")
 def minilm(embedders):
-    return embedders.get("minilm")
+    return embedders.get("minilm-onnx")
 
 
 def test_the_export_is_there_once_with_its_provenance(settings, minilm):
@@ -88,7 +88,7 @@ def test_data_parallel_mode_gives_the_same_vectors(settings, minilm):
 
 
 def test_a_fresh_process_embeds_a_query_without_importing_torch(minilm):
-    code = ("import sys; from search.embed import Embedders; e = Embedders().get('minilm'); "
+    code = ("import sys; from search.embed import Embedders; e = Embedders().get('minilm-onnx'); "
             "v = e.embed_query('What is the governing law?'); print(len(v), 'torch' in sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
@@ -108,7 +108,7 @@ def logical_index(store):
 def test_an_index_records_its_build_and_keeps_it(store, run_ingest, embedders, logical_index, minilm):
     from search.index import indices
 
-    options = IngestOptions(index=logical_index, embedder="minilm")
+    options = IngestOptions(index=logical_index, embedder="minilm-onnx")
     report = run_ingest([SAMPLES / "nda-acme-globex.txt"], options)
     assert report.summary()["failed"] == 0
     meta = indices.require_meta(store, logical_index)
