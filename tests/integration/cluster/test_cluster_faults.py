@@ -241,12 +241,18 @@ def test_bulk_rejections_are_retried_and_counted(settings, healthy_cluster, clus
     chunk arrives."""
     folder = _corpus(tmp_path / "corpus", TEXT_DOCS[:4])
     name = f"fault-d-{uuid.uuid4().hex[:8]}"
-    options = IngestOptions(index=name, embedder="e5")
+    # one document per bulk: more requests, so more chances to meet the full queue
+    options = IngestOptions(index=name, embedder="e5", batch_chunks=1)
     scratch = f"flood-{uuid.uuid4().hex[:8]}"
     ingest_store = Store(cluster_store.settings, url=",".join(healthy_cluster.urls))
     try:
         indices.create(cluster_store, name, embedders.get("e5"))
-        primary = _node_of(healthy_cluster, copy_holders(cluster_store, indices.resolve(cluster_store, name)), "p")
+        chunks_index = indices.resolve(cluster_store, name)
+        # the primary must stay where the flood goes: the scratch index below makes that node the
+        # fullest, and the balancer would otherwise move the primary away (then no 429 ever came)
+        cluster_store.put_settings(chunks_index, {"index": {"routing.rebalance.enable": "none"}})
+        cluster_store.wait_for_index(chunks_index, "green", 60)
+        primary = _node_of(healthy_cluster, copy_holders(cluster_store, chunks_index), "p")
         cluster_store.create_index(scratch, {"settings": {"index": {
             "number_of_shards": 1, "number_of_replicas": 0, "routing.allocation.require._name": primary}}})
         cluster_store.wait_for_index(scratch, "green", 60)
