@@ -17,7 +17,7 @@ from search.store import Store
 def ensure_templates(store: Store, dim: int) -> None:
     # highest priority first: templates written by an older version all had priority 100, and a
     # new one may not share a priority with an overlapping old one (chunks is 100, docs 101)
-    for kind in sorted(schema.KINDS, key=lambda k: -schema.template_body(k, dim)["priority"]):
+    for kind in sorted(schema.KINDS, key=schema.template_priority, reverse=True):
         store.put_index_template(f"legalsearch-{kind}-v{schema.SCHEMA_VERSION}", schema.template_body(kind, dim))
 
 

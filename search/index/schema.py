@@ -101,12 +101,17 @@ def index_body(kind: str, name: str, dim: int, meta: dict | None = None, *, shar
     return body
 
 
+def template_priority(kind: str) -> int:
+    """Distinct per kind: the wildcard patterns of the kinds' templates overlap."""
+    return 100 + KINDS.index(kind) if kind in KINDS else 100
+
+
 def template_body(kind: str, dim: int) -> dict:
     body = index_body(kind, "template", dim)
     body.pop("aliases", None)
     return {
         "index_patterns": [f"*--{kind}-v{SCHEMA_VERSION}", f"*--{kind}-v{SCHEMA_VERSION}-g*"],
-        "priority": 100 + KINDS.index(kind) if kind in KINDS else 100,  # distinct: wildcard patterns overlap
+        "priority": template_priority(kind),
         "template": {"settings": body["settings"], "mappings": body["mappings"]},
         "_meta": {"description": f"legalsearch {kind} index, schema v{SCHEMA_VERSION}"},
     }
