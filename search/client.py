@@ -29,6 +29,7 @@ from search.config import Settings, split_credentials
 from search.embed import Embedders
 from search.errors import ConfigError, QueryError
 from search.index import indices
+from search.node import embedserver
 from search.query import fusion
 from search.query.context import DEFAULT_BUDGET, ContextResponse
 from search.query.explain import explain as explain_search
@@ -86,7 +87,7 @@ class LegalSearch:
         # searches for an end user run as the service account (a hybrid query cannot run under
         # document-level security on OpenSearch 2.19; docs/security.md)
         self.search_store = Store(self.settings, identity="service") if self.settings.user else self.store
-        self.embedders = Embedders(self.settings)
+        self.embedders = Embedders(self.settings, query_server=_query_server(self.settings))
         self._service: SearchService | None = None
 
     @property
@@ -180,7 +181,7 @@ class LegalSearch:
             question: the question (or a ready `SearchRequest`).
             **options: `SearchRequest` fields: index, k, mode, fusion, weights, rank_constant,
                 as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
-                routing_docs, routing_prior, title_weight, rerank, rerank_model, rerank_depth,
+                routing_docs, routing_prior, routing_names, title_weight, rerank, rerank_model, rerank_depth,
                 rerank_threshold, expand_xrefs, expand_definitions, expand_limit.
 
         Returns:
@@ -350,3 +351,11 @@ class LegalSearch:
         """Create or update the legalsearch roles (and the service account) on an external cluster
         (the local node does it itself)."""
         return admin.init(self.store, self.settings.log_index, service_password)
+
+
+def _query_server(settings: Settings) -> str | None:
+    """The embedding server questions may be embedded by: the local node's, while it runs (only its
+    URL here; whether it serves an index's build is asked on the first question: search.embed.served).
+    LEGALSEARCH_EMBED_URL is where OpenSearch reaches a server, maybe not from here: not used."""
+    state = embedserver.running(settings)
+    return state.url if state else None

@@ -104,6 +104,9 @@ class Settings(BaseSettings):
     embed_url: str | None = Field(
         default=None, description="URL at which OpenSearch reaches the embedding server (default: the local one, "
                                   "http://127.0.0.1:<port>); set it for an external cluster")
+    query_embed_server: bool = Field(
+        default=True, description="embed questions with the local node's embedding server when it serves the index's "
+        "build, so a fresh process loads no model (false: always in-process)")
     embed_threads: int = Field(default=0, ge=0, description="ONNX embedders: threads (0: every core this process may use)")
     embed_parallel: Literal["intra", "data"] = Field(
         default="intra", description="ONNX embedders: threads inside each batch (intra) or one batch per thread (data)"

@@ -205,11 +205,15 @@ class Embedders:
     instance to ingestion and to the query side, so a model is loaded once.
     """
 
-    def __init__(self, settings: Settings | None = None):
+    def __init__(self, settings: Settings | None = None, query_server: str | None = None):
         settings = settings or Settings()
         self.cache_dir: Path = settings.cache_dir
         self.threads: int = settings.embed_threads
         self.parallel: str = settings.embed_parallel
+        # the resident embedding server's URL (the local node's), asked for questions (for_query)
+        self.query_server = query_server if settings.query_embed_server else None
+        self._server_builds: dict[str, dict] | None = None
+        self._served: dict[str, Embedder] = {}
         self._loaded: dict[str, Embedder] = {}
         self._lock = threading.Lock()
 
@@ -220,6 +224,28 @@ class Embedders:
     def for_index(self, meta: dict) -> Embedder:
         """The embedder that made an index's vectors (queries must use it)."""
         return self.load(index_build(meta))
+
+    def for_query(self, meta: dict) -> Embedder:
+        """What embeds questions for an index: the build this process holds loaded; else the
+        resident embedding server when it serves that exact build (search.embed.served: a fresh
+        process then loads no model); else the build, loaded here."""
+        build = index_build(meta)
+        with self._lock:
+            if build in self._loaded or not self.query_server:
+                local = True
+            else:
+                if build not in self._served:
+                    from search.embed.served import ServedQueryEmbedder, served_builds
+
+                    if self._server_builds is None:
+                        self._server_builds = served_builds(self.query_server)
+                    found = self._server_builds.get(build)
+                    if found and found.get("dim") and found.get("max_tokens"):
+                        self._served[build] = ServedQueryEmbedder(
+                            self.query_server, found["name"], build, build_key(build), int(found["dim"]),
+                            int(found["max_tokens"]), lambda: self.load(build))
+                local = build not in self._served
+        return self.load(build) if local else self._served[build]
 
     def for_ingest(self, name: str, meta: dict | None) -> Embedder:
         """The embedder to add vectors to an index: `name`'s build for a new index; for an existing
@@ -235,6 +261,10 @@ class Embedders:
             f"the index holds {build} vectors and --embedder {name} makes {wanted}; ingest with --embedder {hint} "
             "(or --embedder " + model + "), or into another index"
         )
+
+    def loaded(self) -> list[str]:
+        """The builds this process holds loaded."""
+        return list(self._loaded)
 
     def load(self, build: str) -> Embedder:
         with self._lock:

@@ -357,7 +357,8 @@ def create_app(config: ServerConfig | None = None, embedders: Embedders | None =
         if state["error"]:
             return JSONResponse(status_code=503, content={"status": "error", "error": state["error"]})
         return {"status": "ok", "models": list(specs), "dimensions": {n: m.dim for n, m in state["models"].items()},
-                "max_tokens": {n: m.max_tokens for n, m in state["models"].items()}}
+                "max_tokens": {n: m.max_tokens for n, m in state["models"].items()},
+                "builds": {n: m.build for n, m in state["models"].items()}}
 
     @app.get("/v1/models")
     async def list_models():
