@@ -454,9 +454,12 @@ def index_prune(client, index: str | None, yes: bool) -> None:
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
                    "measured best (docs/results.md).")
-@embedder_option("minilm", "e5 for Italian or mixed corpora. An existing index keeps the build its vectors were made "
-                           "with (minilm / e5 follow it); minilm-onnx / e5-onnx: ONNX Runtime int8, faster ingest and "
-                           "start-up, slightly lower LegalBench quality (docs/results.md).")
+@click.option("--embedder", type=click.Choice(["auto", *EMBEDDERS]), default="auto", show_default=True,
+              help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
+                   "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
+                   "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
+                   "e5 follow it); minilm-onnx / e5-onnx: ONNX Runtime int8, faster ingest and start-up, slightly "
+                   "lower LegalBench quality (docs/results.md).")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
@@ -524,7 +527,8 @@ def _render_ingest(s: dict) -> str:
         f"{s['failed']} failed; {s['chunks']} chunks "
         f"({s['chunks_at_or_over_window']} = {s['share_at_or_over_window']:.1%} at or over the embedder window)",
         f"settings: chunker={s['options']['chunker']} (limit {s['options']['chunk_limit']} chars), "
-        f"summarizer={s['options']['summarizer']}, embedder={s['options']['embedder']}",
+        f"summarizer={s['options']['summarizer']}, embedder={s['options']['embedder']}"
+        + (f" ({s['options']['embedder_choice']})" if s["options"].get("embedder_choice", "").startswith("auto") else ""),
         "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in s["timings_s"].items()),
     ]
     bulk = s.get("bulk") or {}
@@ -575,6 +579,10 @@ def search_options(f):
                      help="Added to the fused score of the chunks of the first routed document (less for the "
                           "next ones): the document the question names comes first. Default 0.5 (measured, "
                           "docs/results.md); 0 turns it off."),
+        click.option("--routing-names", type=click.Choice(["only", "first", "off"]), default=None,
+                     help="Documents the question names by a word few documents carry in their title, parties or "
+                          "summary ('Consider Seeed's NDA', 'our NDA with Kestrel'): the only ones routed (default, "
+                          "measured: docs/results.md), routed before the others, or not looked for."),
         click.option("--title-weight", type=float, default=None,
                      help="Share of the clause-title list: the question's topic ('which law governs it') matched "
                           "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),

@@ -269,6 +269,36 @@ ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summar
 
 ROUTING_SOURCE = ["doc_key", "doc_id", "version", "title"]
 
+NAME_FIELDS = ["title^3", "title.exact^3", "parties^3", "summary^1"]
+"""Where a document's names are (title, parties, and the summary's "Non-Disclosure Agreement of
+Seeed Development Limited"): `SearchService.named` looks for the question's rare words there. Not
+the profile's outline nor the opening: a rare topic word ("workout") matched there named the
+wrong document in 25 of 194 PrivacyQA questions; here in none (docs/results.md, round 3)."""
+
+NAMING_DF_FIELDS = {"en": ["title", "summary", "profile", "opening"],
+                    "it": ["title.it", "summary.it", "profile.it", "opening.it"]}
+"""How common a word is, read through both languages' analyzers: a stop word of either ("the",
+"il", "does") counts in no document there and so names none; a generic word ("allow", "copy",
+"recesso") is in many openings."""
+
+
+def naming_df_body(words: list[str], filters: Filters) -> dict:
+    """How many (visible) documents carry each of `words` (per analyzer language), and how many
+    there are: one size-0 request over the document registry."""
+    aggs = {f"df_{lang}": {"filters": {"filters": {w: {"multi_match": {"query": w, "fields": fields}}
+                                                   for w in words}}}
+            for lang, fields in NAMING_DF_FIELDS.items()}
+    return {"size": 0, "track_total_hits": True, "query": {"bool": {"filter": filter_clauses(filters)}},
+            "aggs": aggs}
+
+
+def naming_body(words: list[str], filters: Filters, size: int) -> dict:
+    """The documents that carry the question's rare words in a name field, best first."""
+    return {"size": size, "_source": ROUTING_SOURCE,
+            "query": {"bool": {"must": [{"multi_match": {"query": " ".join(words), "fields": NAME_FIELDS,
+                                                         "type": "most_fields"}}],
+                               "filter": filter_clauses(filters)}}}
+
 
 def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int,
                  model_id: str | None = None, knn_k: int | None = None, titles: list[str] | None = None) -> dict:

@@ -137,3 +137,56 @@ def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...
 
     rescored = [(src, score + bonus(src), i) for i, (src, score) in enumerate(ranked)]
     return [(src, score) for src, score, _ in sorted(rescored, key=lambda x: (-x[1], x[2]))]
+
+
+# ----------------------------------------------------------------- documents the question names
+
+MAX_NAMING_WORDS = 40
+"""Distinct question words whose document frequency routing asks for (one aggregation each)."""
+
+NAMING_SHARE = 0.03
+"""A word names documents when at most this share of them (and at least 2) carry it in a name
+field: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement", "Receiving"."""
+
+NAMED_SCORE_SHARE = 0.5
+"""Documents within this share of the best naming score count as named ("Khronos" in two)."""
+
+_WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
+
+
+def question_words(query: str) -> list[str]:
+    """The question's distinct words (possessives cut, >= 2 characters), in order: the candidates
+    for words that name a document. Whether one does is decided by the corpus (`naming_words`),
+    not by a list: "Tecnoluce", "CEII" and "Seeed" are words no dictionary holds."""
+    seen: dict[str, str] = {}
+    for m in _WORD.finditer(query):
+        word = re.sub(r"['’]s$", "", m.group(0))
+        if len(word) >= 2 and word.lower() not in seen:
+            seen[word.lower()] = word
+    return list(seen.values())[:MAX_NAMING_WORDS]
+
+
+def naming_words(df: dict[str, tuple[int, ...]], documents: int) -> list[str]:
+    """The words rare enough to name a document among `documents`; `df`: word -> how many
+    documents carry it, read through each analyzer language. A word that no document carries in
+    one language's reading is that language's stop word ("the", "il") and names nothing."""
+    limit = max(2, round(NAMING_SHARE * documents))
+    return [w for w, counts in df.items() if min(counts) >= 1 and max(counts) <= limit and max(counts) < documents]
+
+
+def named_documents(hits: list[tuple[str, float]]) -> list[str]:
+    """The doc_keys close enough to the best naming score (hits: (doc_key, score), best first)."""
+    if not hits:
+        return []
+    best = hits[0][1]
+    return [key for key, score in hits if score >= NAMED_SCORE_SHARE * best]
+
+
+def merge_named(named: list[str], routed: list[str], size: int, mode: str) -> list[str]:
+    """Routing's documents with the named ones first ("first"), or only the named ones ("only";
+    the routed list when none is named)."""
+    if not named or mode == "off":
+        return routed[:size]
+    if mode == "only":
+        return named[:size]
+    return list(dict.fromkeys(named + routed))[:size]

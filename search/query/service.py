@@ -35,7 +35,11 @@ from search.query.plan import (
     bm25_text,
     candidate_size,
     effective_routing,
+    merge_named,
+    named_documents,
+    naming_words,
     needs_vector,
+    question_words,
     routing_prior,
 )
 from search.query.rerank import Rerankers, rerank
@@ -122,7 +126,7 @@ class SearchService:
             log.warning(too_long)
         if needs_vector(req) and model_id is None:
             t = time.perf_counter()
-            embedder = self.embedders.for_index(meta)
+            embedder = self.embedders.for_query(meta)
             check_window(embedder, req.query)
             vector = embedder.embed_query(req.query).tolist()
             timings["embed"] = _ms(t)
@@ -172,8 +176,33 @@ class SearchService:
                                          normalization_pipeline_body("min_max", weights))
         else:
             name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
-        result = self.store.search(docs_index or self.target(req.index)[1], body, pipeline=name)
-        return [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
+        docs_index = docs_index or self.target(req.index)[1]
+        result = self.store.search(docs_index, body, pipeline=name)
+        routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
+        if req.routing_names == "off":
+            return routed
+        return merge_named(self.named(text or req.query, filters, docs_index, req.routing_docs), routed,
+                           req.routing_docs, req.routing_names)
+
+    def named(self, text: str, filters: Filters, docs_index: str, size: int) -> list[str]:
+        """The documents the question names by a word few documents carry in their title, parties,
+        summary or profile (search.query.plan.naming_words): "Consider Seeed's NDA; does it ...",
+        "our NDA with Kestrel". Two small requests on the document registry; [] when no word is
+        rare enough."""
+        words = question_words(text)
+        if not words:
+            return []
+        counts = self.store.search(docs_index, bodies.naming_df_body(words, filters))
+        total = counts["hits"]["total"]["value"]
+        aggs = counts["aggregations"]
+        df = {w: tuple(aggs[f"df_{lang}"]["buckets"][w]["doc_count"] for lang in bodies.NAMING_DF_FIELDS) for w in words}
+        rare = naming_words(df, total)
+        if not rare:
+            return []
+        hits = self.store.search(docs_index, bodies.naming_body(rare, filters, size))["hits"]["hits"]
+        named = named_documents([(h["_source"]["doc_key"], h["_score"]) for h in hits])
+        log.debug("named by %s: %s", rare, named)
+        return named
 
     # ----------------------------------------------------------------- run
 
@@ -285,6 +314,8 @@ def engine_model(meta: dict, req: SearchRequest) -> str | None:
 def check_window(embedder, query: str) -> None:
     """A question longer than the model's window is refused, as the embedding server refuses it:
     embedding only its first part would search for something else."""
+    if getattr(embedder, "served", False):  # the server counts and refuses alike (search.embed.served)
+        return
     tokens = embedder.count_tokens(query)
     if tokens > embedder.max_tokens:
         raise QueryError(f"the question has {tokens} tokens; the {embedder.name} model reads at most "

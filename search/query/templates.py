@@ -31,6 +31,10 @@ depends on which other lists are present, which one fixed weight vector of the i
 pipeline cannot give, and the prior re-sorts the fused list after OpenSearch returns it. A
 template renders the request with both at 0 (the pre-round-2 default; docs/results.md gives the
 figures of both), as do `routing_weights`, `routing_knn` and `routing_topics` (off by default).
+Nor the documents a question names (`routing_names`, "only" by default: two small requests on
+the document registry decide which words are rare enough to name one): the route template ranks
+by title, parties, summary and profile as `--routing-names off` does, and a client that knows the
+document passes its `doc_key` (or `doc_id`) instead.
 `groups` is whatever the CALLER says: not an access-control boundary (docs/engine.md).
 """
 

@@ -83,10 +83,11 @@ def test_demo_questions_through_raw_opensearch_py_equal_the_cli(raw, engine, sam
         options = [*(["--as-of", example["as_of"].isoformat()] if "as_of" in example else []),
                    *itertools.chain.from_iterable(("--group", g) for g in example.get("groups", ()))]
         for embedding in ("python", "engine"):
-            # the clause-title list and the routing prior are Python-side (search.query.templates):
-            # the templates give the request without them
+            # the clause-title list, the routing prior and the named documents are Python-side
+            # (search.query.templates): the templates give the request without them
             result = cli(monkeypatch, opensearch_url, "search", question, "--index", index, "-k", "10", "--no-xrefs",
-                         "--json", "--embedding", embedding, "--title-weight", "0", "--routing-prior", "0", *options)
+                         "--json", "--embedding", embedding, "--title-weight", "0", "--routing-prior", "0",
+                         "--routing-names", "off", *options)
             assert result.exit_code == 0, result.output
             answer = json.loads(result.output)
             assert ids(found) == [h["chunk_id"] for h in answer["hits"]], (title, embedding)
@@ -265,3 +266,33 @@ def test_the_server_down_fails_every_client_loudly_and_a_restart_heals(settings,
         embedserver.wait_ready(settings)
     after = raw.search_template(index=index, body={"id": templates.HYBRID_TEMPLATE, "params": copy.deepcopy(params)})
     assert ids(after) == before
+
+
+def test_a_fresh_client_embeds_questions_through_the_resident_server(settings, admin_client, embedders, sample_index,
+                                                                     opensearch_url):
+    """A new process (a fresh `LegalSearch`, as `legalsearch search` makes) loads no model: the
+    local embedding server embeds its questions with the index's own build, and the answers are
+    the ones in-process embedding gives."""
+    from search import LegalSearch
+    from search.embed.served import ServedQueryEmbedder
+    from search.node import embedserver
+
+    if embedserver.running(settings) is None:
+        pytest.fail("no local embedding server: run against the local node (`legalsearch node start`)")
+    index = sample_index[0]
+    fresh = LegalSearch(settings.model_copy(update={"log_searches": False}), url=opensearch_url)
+    for title, example in EXAMPLES:
+        options = {"index": index, "k": 10, "as_of": example.get("as_of"), "groups": example.get("groups", ())}
+        served, local = fresh.search(example["query"], **options), admin_client.search(example["query"], **options)
+        assert [h.chunk_id for h in served.hits] == [h.chunk_id for h in local.hits], title
+        assert [h.score for h in served.hits] == pytest.approx([h.score for h in local.hits], abs=1e-4), title
+    meta = fresh.service.index_meta(index)
+    assert isinstance(fresh.embedders.for_query(meta), ServedQueryEmbedder)
+    assert fresh.embedders.loaded() == []  # no model in this process
+
+    # the server gone after the first question: the question is embedded here after all
+    local_model = embedders.for_index(meta)
+    gone = ServedQueryEmbedder("http://127.0.0.1:9", local_model.name, local_model.build, local_model.cache_key,
+                               local_model.dim, local_model.max_tokens, lambda: local_model)
+    question = EXAMPLES[0][1]["query"]
+    assert np.allclose(gone.embed_query(question), local_model.embed_query(question), atol=1e-6)

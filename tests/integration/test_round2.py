@@ -1,6 +1,6 @@
 """Round-2 retrieval on the Corvane corpus (evaluation/gold/round2): clause-title matching, the
-routing prior over look-alike NDAs, the routing profile (loose names), the enclosing unit of
-"articolo 13.2", open doc_types, and the context builder. Real node, real default embedder."""
+routing prior over look-alike NDAs, the documents a question names, the routing profile (loose names), the enclosing unit of
+"articolo 13.2", open doc_types, and the context builder. Real node, real MiniLM (and the auto choice)."""
 
 from __future__ import annotations
 
@@ -22,7 +22,9 @@ def corvane(store, run_ingest):
     from search.ingest import IngestOptions
 
     name = f"test-corvane-{uuid.uuid4().hex[:8]}"
-    report = run_ingest([CORPUS], IngestOptions(index=name))  # the default embedder
+    # MiniLM (English-only), where the routing prior and the clause-title list show: `--embedder
+    # auto` gives this mixed corpus e5 (test_auto_embedder_gives_the_mixed_corpus_e5)
+    report = run_ingest([CORPUS], IngestOptions(index=name, embedder="minilm"))
     summary = report.summary()
     assert summary["failed"] == 0, summary["failures"]
     yield name
@@ -58,21 +60,49 @@ def test_clause_title_list_lifts_the_unnumbered_governing_law_heading(service, c
 def test_routing_prior_puts_the_named_contract_first(service, corvane):
     # Tecnoluce art. 21 vs the same clause of the Dolomiti contract (routed second)
     query = "Quale legge regola il contratto di fornitura con Tecnoluce?"
-    res = _search(service, corvane, query, routing_prior=0.5, title_weight=0.0)
+    res = _search(service, corvane, query, routing_prior=0.5, title_weight=0.0, routing_names="off")
     assert res.routed_docs[0] == "contratto-fornitura-tecnoluce:1"
     assert res.hits[0].doc_id == "contratto-fornitura-tecnoluce" and res.hits[0].section == "21"
-    flat = _search(service, corvane, query, routing_prior=0.0, title_weight=0.0)
+    flat = _search(service, corvane, query, routing_prior=0.0, title_weight=0.0, routing_names="off")
     assert _ranks(flat, "contratto-fornitura-tecnoluce", section="21")[0] > 1
 
 
 def test_look_alike_ndas_the_prior_moves_the_named_one_up(service, corvane):
     # five NDAs from one template: routing finds the Kestrel NDA, the prior moves its clauses up
     query = "How long do the confidentiality obligations last under the NDA with Kestrel?"
-    flat = _search(service, corvane, query, routing_prior=0.0)
-    prior = _search(service, corvane, query, routing_prior=1.0)
+    flat = _search(service, corvane, query, routing_prior=0.0, routing_names="off")
+    prior = _search(service, corvane, query, routing_prior=1.0, routing_names="off")
     assert prior.routed_docs[0] == "nda-corvane-kestrel:1"
     top6 = [r for r in _ranks(prior, "nda-corvane-kestrel") if r <= 6]
     assert len(top6) >= 4 and len(top6) > len([r for r in _ranks(flat, "nda-corvane-kestrel") if r <= 6])
+
+
+def test_auto_embedder_gives_the_mixed_corpus_e5(run_ingest):
+    from search.ingest import IngestOptions
+
+    report = run_ingest([CORPUS], IngestOptions(index=f"test-auto-{uuid.uuid4().hex[:8]}", dry_run=True))
+    options = report.summary()["options"]
+    assert options["embedder"] == "e5" and options["embedder_choice"].startswith("auto: ")
+    assert "'it'" in options["embedder_choice"]
+
+
+def test_a_document_named_by_a_rare_word_is_the_only_one_routed(service, corvane):
+    # five look-alike NDAs from one template: "Kestrel" is in one NDA's parties and summary only
+    query = "How long do the confidentiality obligations last under the NDA with Kestrel?"
+    res = _search(service, corvane, query)
+    assert res.routed_docs == ["nda-corvane-kestrel:1"]
+    assert {h.doc_id for h in res.hits} == {"nda-corvane-kestrel"}
+    first = _search(service, corvane, query, routing_names="first")
+    assert first.routed_docs[0] == "nda-corvane-kestrel:1" and len(first.routed_docs) == 3
+    # in Italian, and by the counter-party's name only
+    it = _search(service, corvane, "Quale legge regola il contratto di fornitura con Tecnoluce?")
+    assert it.routed_docs == ["contratto-fornitura-tecnoluce:1"]
+    assert "21" in [h.section for h in it.hits[:3]], [h.section for h in it.hits[:5]]
+    # a question that names no document routes as before: the top 3 by title, parties and summary
+    plain = _search(service, corvane, "How long do confidentiality obligations last?")
+    assert len(plain.routed_docs) == 3
+    assert plain.routed_docs == _search(service, corvane, "How long do confidentiality obligations last?",
+                                        routing_names="off").routed_docs
 
 
 def test_profile_routes_by_a_short_name_the_title_lacks(store, service, corvane):

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+import pytest
+
 from search.query.models import SearchRequest
-from search.query.plan import MAX_BM25_WORDS, apply_routing_prior, bm25_text, candidate_size, routing_prior
+from search.query.plan import (
+    MAX_BM25_WORDS,
+    apply_routing_prior,
+    bm25_text,
+    candidate_size,
+    merge_named,
+    named_documents,
+    naming_words,
+    question_words,
+    routing_prior,
+)
 
 
 def _src(key, cid):
@@ -58,3 +70,37 @@ def test_a_long_question_keeps_its_first_distinct_words_within_the_clause_budget
 
     fields = max(len(BM25_FIELDS), len(ROUTING_FIELDS))
     assert fields * sum(max(1, len(k.split("."))) for k in kept) <= 1024 - 100
+
+
+# ----------------------------------------------------------------- documents the question names
+
+def test_question_words_cut_possessives_and_keep_order():
+    words = question_words("Consider Seeed's Non-Disclosure Agreement; does Seeed's NDA allow copies? a")
+    assert words == ["Consider", "Seeed", "Non-Disclosure", "Agreement", "does", "NDA", "allow", "copies"]
+    assert question_words("il contratto con Tecnoluce S.p.A.") == ["il", "contratto", "con", "Tecnoluce", "S.p.A"]
+
+
+def test_naming_words_are_rare_in_both_readings():
+    df = {"Seeed": (1, 1), "the": (0, 40), "il": (12, 0), "Agreement": (95, 95), "allow": (30, 31),
+          "Khronos": (2, 2), "missing": (0, 0)}
+    # 95 documents: at most max(2, 3 % of them) = 3 may carry a naming word
+    assert naming_words(df, 95) == ["Seeed", "Khronos"]
+    # a tiny corpus still names by a word two documents share (two versions of one statute)
+    assert naming_words({"Kestrel": (2, 2), "NDA": (3, 3)}, 5) == ["Kestrel"]
+    # a word every document carries names none of them, even in a corpus of two
+    assert naming_words({"Kestrel": (2, 2)}, 2) == []
+
+
+def test_named_documents_keep_those_near_the_best():
+    assert named_documents([("a", 10.0), ("b", 6.0), ("c", 4.9)]) == ["a", "b"]
+    assert named_documents([]) == []
+
+
+@pytest.mark.parametrize("mode, expected", [
+    ("first", ["n1", "r1", "r2"]),
+    ("only", ["n1"]),
+    ("off", ["r1", "n1", "r2"]),
+])
+def test_merge_named(mode, expected):
+    assert merge_named(["n1"], ["r1", "n1", "r2", "r3"], 3, mode) == expected
+    assert merge_named([], ["r1", "r2"], 3, mode) == ["r1", "r2"]
