@@ -28,7 +28,7 @@ class IngestOptions(BaseModel):
     chunker: Chunker = "structural"
     chunk_size: int | None = Field(None, gt=0, description="recursive: 500; structural: from the embedder window")
     summarizer: str = "title-fingerprint"
-    embedder: str = "minilm"
+    embedder: str = "auto"
     embed_parts: tuple[str, ...] = records.EMBED_PARTS
     public_if_no_acl: bool = False
     force: bool = False
@@ -49,8 +49,8 @@ class IngestOptions(BaseModel):
     @field_validator("embedder")
     @classmethod
     def _embedder(cls, value: str) -> str:
-        if value not in EMBEDDERS:
-            raise ValueError(f"unknown embedder {value!r}; choose one of: {', '.join(EMBEDDERS)}")
+        if value != "auto" and value not in EMBEDDERS:
+            raise ValueError(f"unknown embedder {value!r}; choose one of: auto, {', '.join(EMBEDDERS)}")
         return value
 
     def chunk_limit(self, max_tokens: int) -> int:

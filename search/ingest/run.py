@@ -36,7 +36,8 @@ from search.index import bulk, indices, records, refresh
 from search.index.writer import IndexWriter
 from search.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from search.ingest.report import DocReport, IngestReport
-from search.load import Document, discover_documents, load_document, load_memory_document
+from search.load import Document, discover_documents, load_document, load_memory_document, peek_language
+from search.load.metadata import infer_language
 from search.parse import unresolved_refs
 from search.store import Store
 from search.summarize import SummaryCache, get_summarizer, summarize_cached
@@ -47,10 +48,12 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class Source:
-    """One document to ingest: how reports name it, and how to load it."""
+    """One document to ingest: how reports name it, how to load it, and how to guess its language
+    without loading it (for `--embedder auto`; None: unknown)."""
 
     label: str
     load: Callable[[], ParsedDocument]
+    language: Callable[[], str | None] = lambda: None
 
 
 def file_sources(paths: Sequence[Path], manifest: Path | None = None,
@@ -60,12 +63,36 @@ def file_sources(paths: Sequence[Path], manifest: Path | None = None,
     for path, entry in discover_documents(list(paths), manifest):
         override = metadata_override(path) if metadata_override else None
         merged = {**(entry or {}), **override} if override else entry
-        sources.append(Source(str(path), lambda p=path, e=merged: load_document(p, manifest_entry=e)))
+        sources.append(Source(str(path), lambda p=path, e=merged: load_document(p, manifest_entry=e),
+                              lambda p=path, e=merged: peek_language(p, e)))
     return sources
 
 
 def memory_sources(documents: Iterable[Document]) -> list[Source]:
-    return [Source(d.label, lambda d=d: load_memory_document(d)) for d in documents]
+    return [Source(d.label, lambda d=d: load_memory_document(d),
+                   lambda d=d: (d.metadata.get("language") or infer_language(d.text))) for d in documents]
+
+
+AUTO_ENGLISH, AUTO_MIXED = "minilm", "e5"
+"""What `--embedder auto` gives a new index: MiniLM when every document is in English (the best
+measured on English LegalBench), multilingual e5 as soon as one is not (Italian questions on
+English NDAs and English questions on Italian contracts: docs/results.md, round 3)."""
+
+
+def choose_embedder(name: str, existing: dict | None, sources: Sequence[Source]) -> tuple[str, str]:
+    """(embedder name, why) for an ingest run. An explicit name stays; "auto" follows an existing
+    index's model, and for a new index reads the sources' languages (stopping at the first that
+    is not English)."""
+    if name != "auto":
+        return name, "asked for"
+    if existing is not None:
+        model = index_build(existing).split("/")[0]
+        return model, f"the index's model ({model})"
+    for source in sources:
+        language = source.language()
+        if language and language != "en":
+            return AUTO_MIXED, f"auto: {source.label} is in {language!r}, so a multilingual model"
+    return AUTO_ENGLISH, "auto: every document is in English"
 
 
 @dataclass
@@ -99,13 +126,16 @@ def ingest(
     existing = None
     if store is not None and not options.dry_run:  # the index written: the live one, or a reindex's target
         existing = indices.concrete_meta(store, target[0]) if target else indices.index_meta(store, options.index)
-    embedder = embedders.for_ingest(options.embedder, existing)  # an existing index keeps its build
+    chosen, why = choose_embedder(options.embedder, existing, sources)
+    if options.embedder == "auto":
+        log.info("embedder %s (%s)", chosen, why)
+    embedder = embedders.for_ingest(chosen, existing)  # an existing index keeps its build
     summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
     settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens, embedder.cache_key)
     limit = options.chunk_limit(embedder.max_tokens)
     report = IngestReport(index=options.index, options={
         "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
-        "embedder": options.embedder, "embed_parts": list(options.embed_parts), "settings_key": settings_key,
+        "embedder": chosen, "embedder_choice": why, "embed_parts": list(options.embed_parts), "settings_key": settings_key,
         "dry_run": options.dry_run,
     })
     if on_total:
@@ -119,6 +149,7 @@ def ingest(
 
     pending: list[_Pending] = []
     seen: dict[str, str] = {}  # doc_key -> the source that brought it in this run
+    english_only_warned = False
     try:
         if writer:
             writer.begin()
@@ -149,6 +180,13 @@ def ingest(
                     if progress:
                         progress(1)
                     continue
+                if doc.meta.language != "en" and embedder.name == AUTO_ENGLISH and not english_only_warned:
+                    english_only_warned = True
+                    report.warnings.append(
+                        f"{source.label} is in {doc.meta.language!r} but the index embeds with the English-only "
+                        f"{embedder.name}: questions in either language will miss it by meaning (BM25 still reads "
+                        f"it); `legalsearch index reindex --index {options.index} --embedder e5` makes the index "
+                        "multilingual")
                 chunks = chunk_document(doc, options.chunker, max_chars=limit, recursive_size=limit)
                 doc_report.unresolved_refs = [r.raw for r in unresolved_refs(doc, chunks)]
             except (DocumentError, MetadataError) as e:

@@ -6,12 +6,19 @@
 """
 
 from search.load.discover import discover_documents
-from search.load.document import BatchResult, LoadFailure, build_document, load_document, load_documents
+from search.load.document import (
+    BatchResult,
+    LoadFailure,
+    build_document,
+    load_document,
+    load_documents,
+    peek_language,
+)
 from search.load.extract import SUPPORTED_EXTENSIONS
 from search.load.memory import Document, load_memory_document
 from search.load.metadata import build_meta, infer_metadata, read_manifest, read_sidecar
 
 __all__ = [
     "SUPPORTED_EXTENSIONS", "BatchResult", "Document", "LoadFailure", "build_document", "build_meta", "discover_documents",
-    "infer_metadata", "load_document", "load_documents", "load_memory_document", "read_manifest", "read_sidecar",
+    "infer_metadata", "load_document", "load_documents", "load_memory_document", "peek_language", "read_manifest", "read_sidecar",
 ]

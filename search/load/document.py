@@ -14,10 +14,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from search.documents.errors import DocumentError
+from search.documents.errors import DocumentError, MetadataError
 from search.documents.models import DocumentMeta, PageSpan, ParsedDocument
 from search.load.extract import SUPPORTED_EXTENSIONS, extract_file
-from search.load.metadata import build_meta, merge_metadata, read_sidecar
+from search.load.metadata import build_meta, infer_language, merge_metadata, read_sidecar
 from search.parse.labels import check_double_signature, double_signature_flags
 from search.parse.numbering import check_numbering
 from search.parse.tree import has_structure, parse_structure
@@ -143,3 +143,39 @@ def _precheck(path: Path, sidecar: dict | None, manifest_entry: dict | None) -> 
         (str(p) for p in (path.with_name(path.stem + ".meta.json"), path.with_name(path.name + ".meta.json"))
          if p.is_file()), str(path))
     build_meta(fields, source)
+
+
+PEEK_BYTES = 64_000
+"""What `peek_language` reads of a text file (the language is guessed from the first 20,000 characters)."""
+
+PEEK_PDF_PAGES = 3
+
+
+def peek_language(path: str | Path, manifest_entry: dict[str, Any] | None = None) -> str | None:
+    """A file's language without loading it: the manifest's or sidecar's `language`, else guessed
+    (as loading guesses it) from the first characters of its text; for a PDF the text layer of the
+    first pages (a scan, which only OCR could read, gives None). None when unreadable: loading will
+    report why. Used to choose the embedder of a new index (`--embedder auto`)."""
+    path = Path(path)
+    try:
+        hint = (manifest_entry or {}).get("language") or (read_sidecar(path) or {}).get("language")
+    except (DocumentError, MetadataError):
+        return None
+    if hint:
+        return str(hint)
+    suffix = path.suffix.lower()
+    try:
+        if suffix in (".txt", ".md"):
+            with path.open("rb") as f:
+                data = f.read(PEEK_BYTES)
+            text = data.decode("utf-8", errors="ignore")
+        elif suffix == ".pdf":
+            from pypdf import PdfReader
+
+            reader = PdfReader(str(path), strict=False)
+            text = "\n".join((page.extract_text() or "") for page in reader.pages[:PEEK_PDF_PAGES])
+        else:
+            text = extract_file(path, path.read_bytes()).text
+    except Exception:  # noqa: BLE001 - a broken file is reported (with its reason) when it is loaded
+        return None
+    return infer_language(text) if len("".join(text.split())) >= 40 else None

@@ -179,3 +179,35 @@ def test_the_sample_corpus_loads_completely(corpus):
     assert result.errors == []
     assert len(result.documents) == 10  # 9 text samples + the scanned PDF
     assert {d.origin for d in result.documents} == {"digital", "ocr"}
+
+
+def test_peek_language_reads_the_language_without_loading(tmp_path):
+    from search.load import peek_language
+
+    assert peek_language(CORPUS / "contratto-fornitura-acme.txt") == "it"
+    assert peek_language(CORPUS / "nda-acme-globex.txt") == "en"
+    assert peek_language(CORPUS / "scanned-amendment.pdf") in ("en", None)  # a scan: only OCR could tell
+    plain = tmp_path / "accordo.txt"
+    plain.write_text("Il presente accordo è concluso tra le parti, e la durata del contratto è di un anno. " * 5)
+    assert peek_language(plain) == "it"
+    assert peek_language(plain, {"language": "en"}) == "en"  # the manifest's word stands
+    (tmp_path / "short.txt").write_text("NDA")
+    assert peek_language(tmp_path / "short.txt") is None  # too little text to tell
+    assert peek_language(tmp_path / "missing.txt") is None  # loading reports the missing file
+
+
+def test_auto_embedder_is_minilm_for_english_and_e5_once_a_document_is_not():
+    from search.ingest.run import Source, choose_embedder
+
+    def source(label, language):
+        return Source(label, lambda: None, lambda: language)
+
+    english = [source("a.txt", "en"), source("b.txt", None)]
+    assert choose_embedder("auto", None, english) == ("minilm", "auto: every document is in English")
+    name, why = choose_embedder("auto", None, [*english, source("c.txt", "it")])
+    assert name == "e5" and "c.txt" in why and "'it'" in why
+    # an existing index keeps its model; an explicit name is kept as given
+    assert choose_embedder("auto", {"embedder": "e5"}, english)[0] == "e5"
+    assert choose_embedder("auto", {"embedder": "minilm", "embedder_build": "minilm/torch"},
+                           [source("c.txt", "it")])[0] == "minilm"
+    assert choose_embedder("minilm", None, [source("c.txt", "it")]) == ("minilm", "asked for")
