@@ -8,6 +8,10 @@ wall time and CPU time (user + sys: the load-robust figure on a shared machine),
 in-process breakdown (imports / client / model load / first query) in a fresh process. The page
 cache is warm (an earlier round read the files); the load average is printed with each round.
 --python / --repo run another checkout (e.g. the code before a change) the same way.
+
+Questions are embedded by the local node's embedding server when it serves the index's build
+(search/embed/served.py); --in-process measures the process that loads the model itself
+(LEGALSEARCH_QUERY_EMBED_SERVER=false).
 """
 
 from __future__ import annotations
@@ -34,12 +38,13 @@ t1 = time.perf_counter()
 client = LegalSearch()
 meta = client.service.index_meta(sys.argv[1])
 t2 = time.perf_counter()
-getattr(client.embedders, "for_index", lambda m: client.embedders.get(m.get("embedder", "minilm")))(meta)
+embedder = getattr(client.embedders, "for_query", getattr(client.embedders, "for_index", None))(meta)
 t3 = time.perf_counter()
 client.search(sys.argv[2], index=sys.argv[1], k=10)
 t4 = time.perf_counter()
 print(json.dumps({"imports_s": t1 - t0, "client_and_index_meta_s": t2 - t1, "model_load_s": t3 - t2,
-                  "first_query_s": t4 - t3, "torch_imported": "torch" in sys.modules}))
+                  "first_query_s": t4 - t3, "torch_imported": "torch" in sys.modules,
+                  "embedded_by": getattr(embedder, "url", "this process")}))
 """
 
 
@@ -55,8 +60,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--python", default=sys.executable, help="interpreter of the checkout to measure")
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout to measure (its cli.py)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="load the model in the process (no question embedded by the resident server)")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(args.repo)}
+    if args.in_process:
+        env["LEGALSEARCH_QUERY_EMBED_SERVER"] = "false"
     command = [args.python, str(args.repo / "cli.py"), "search", args.query, "--index", args.index, "--json"]
     walls, cpus = [], []
     for i in range(args.rounds + 1):

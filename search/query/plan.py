@@ -148,9 +148,6 @@ NAMING_SHARE = 0.03
 """A word names documents when at most this share of them (and at least 2) carry it in a name
 field: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement", "Receiving"."""
 
-NAMED_SCORE_SHARE = 0.5
-"""Documents within this share of the best naming score count as named ("Khronos" in two)."""
-
 _WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
 
 
@@ -172,14 +169,6 @@ def naming_words(df: dict[str, tuple[int, ...]], documents: int) -> list[str]:
     one language's reading is that language's stop word ("the", "il") and names nothing."""
     limit = max(2, round(NAMING_SHARE * documents))
     return [w for w, counts in df.items() if min(counts) >= 1 and max(counts) <= limit and max(counts) < documents]
-
-
-def named_documents(hits: list[tuple[str, float]]) -> list[str]:
-    """The doc_keys close enough to the best naming score (hits: (doc_key, score), best first)."""
-    if not hits:
-        return []
-    best = hits[0][1]
-    return [key for key, score in hits if score >= NAMED_SCORE_SHARE * best]
 
 
 def merge_named(named: list[str], routed: list[str], size: int, mode: str) -> list[str]:

@@ -100,3 +100,23 @@ def test_an_export_is_redone_when_the_recipe_or_the_source_changed(tmp_path):
     assert not export.is_ready(tmp_path, "minilm", "int8-opt-ffo-pc")
     with pytest.raises(ValueError, match="unknown variant"):
         export.ensure(tmp_path, "minilm", "int4")
+
+
+def test_served_embedder_words_an_over_long_question_as_the_process_does():
+    from search.embed.served import _window_message
+
+    server = "input[0] has 913 tokens; model 'e5-query' reads at most 512 tokens of a query: shorten it"
+    assert _window_message(server, "e5", 512) == "the question has 913 tokens; the e5 model reads at most 512: shorten it"
+    assert _window_message("bad dimensions", "e5", 512) == "the embedding server refused the question: bad dimensions"
+
+
+def test_no_server_means_in_process_embedding(tmp_path):
+    from search.embed.served import served_builds
+
+    assert served_builds("http://127.0.0.1:9") == {}  # nothing listens on the discard port
+    # the query server is not consulted when it is switched off
+    off = Embedders(Settings(cache_dir=tmp_path, query_embed_server=False), query_server="http://127.0.0.1:9")
+    assert off.query_server is None
+    # a server that does not answer: the build is loaded here
+    down = Recording(Settings(cache_dir=tmp_path), query_server="http://127.0.0.1:9")
+    assert down.for_query({"embedder": "minilm"}) == "minilm/torch"

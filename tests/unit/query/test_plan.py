@@ -11,7 +11,6 @@ from search.query.plan import (
     bm25_text,
     candidate_size,
     merge_named,
-    named_documents,
     naming_words,
     question_words,
     routing_prior,
@@ -89,11 +88,6 @@ def test_naming_words_are_rare_in_both_readings():
     assert naming_words({"Kestrel": (2, 2), "NDA": (3, 3)}, 5) == ["Kestrel"]
     # a word every document carries names none of them, even in a corpus of two
     assert naming_words({"Kestrel": (2, 2)}, 2) == []
-
-
-def test_named_documents_keep_those_near_the_best():
-    assert named_documents([("a", 10.0), ("b", 6.0), ("c", 4.9)]) == ["a", "b"]
-    assert named_documents([]) == []
 
 
 @pytest.mark.parametrize("mode, expected", [
