@@ -48,6 +48,27 @@ print(json.dumps({"imports_s": t1 - t0, "client_and_index_meta_s": t2 - t1, "mod
 """
 
 
+EMBED_LATENCY = r"""
+import sys, time
+from search.client import LegalSearch
+from search.evaluation.legalbench import load_benchmark
+client = LegalSearch()
+embedder = client.embedders.for_query(client.service.index_meta(sys.argv[1]))
+n = int(sys.argv[3])
+texts = [q.query for q in load_benchmark(sys.argv[2], limit_per_subset=max(1, n // 4))][:n]
+for t in texts[:5]:
+    embedder.embed_query(t)
+ms = []
+for t in texts:
+    t0 = time.perf_counter()
+    embedder.embed_query(t)
+    ms.append((time.perf_counter() - t0) * 1000)
+ms.sort()
+print(f"question embedding ({type(embedder).__name__}, {len(ms)} questions): p50 {ms[len(ms) // 2]:.1f} ms, "
+      f"p95 {ms[int(0.95 * (len(ms) - 1))]:.1f} ms")
+"""
+
+
 def _child_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -62,6 +83,9 @@ def main() -> None:
     parser.add_argument("--repo", type=Path, default=REPO, help="checkout to measure (its cli.py)")
     parser.add_argument("--in-process", action="store_true",
                         help="load the model in the process (no question embedded by the resident server)")
+    parser.add_argument("--embed-questions", type=int, default=0, metavar="N",
+                        help="also time N LegalBench questions embedded the way searches embed them (--data)")
+    parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data" / "legalbench-rag")
     args = parser.parse_args()
     env = {**os.environ, "PYTHONPATH": str(args.repo)}
     if args.in_process:
@@ -87,6 +111,10 @@ def main() -> None:
           f"cpu {statistics.median(cpus):.2f} s (min {min(cpus):.2f}); load average {os.getloadavg()[0]:.1f}")
     print("breakdown (one fresh process): " + ", ".join(
         f"{k} {v:.2f}" if isinstance(v, float) else f"{k} {v}" for k, v in breakdown.items()))
+    if args.embed_questions:
+        out = subprocess.run([args.python, "-c", EMBED_LATENCY, args.index, str(args.data), str(args.embed_questions)],
+                             env=env, capture_output=True, text=True, timeout=600, cwd=args.repo)
+        print(out.stdout.strip().splitlines()[-1] if out.returncode == 0 else out.stderr[-500:])
 
 
 if __name__ == "__main__":
