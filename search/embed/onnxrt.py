@@ -185,7 +185,11 @@ class OnnxEmbedder:
         return self._embed(list(texts), self.prefix_passage)
 
     def embed_query(self, text: str) -> np.ndarray:
-        return self._embed([text], self.prefix_query)[0]
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> np.ndarray:
+        """Questions (e5 adds "query: "): what the embedding server's `<name>-query` models call."""
+        return self._embed(list(texts), self.prefix_query)
 
 
 class OnnxMiniLMEmbedder(OnnxEmbedder):

@@ -74,6 +74,8 @@ def test_batching_by_length_keeps_the_order(minilm):
     assert similarity.diagonal().min() > 0.99  # dynamic quantization: a batch changes a vector slightly
     assert minilm.embed_passages([]).shape == (0, 384)
     assert np.allclose(minilm.embed_query(texts[0]), minilm.embed_passages([texts[0]])[0], atol=1e-6)
+    # the whole Embedder interface: the embedding server's "<name>-query" models call embed_queries
+    assert np.allclose(minilm.embed_queries(texts[:2]), minilm.embed_passages(texts[:2]), atol=1e-6)
 
 
 def test_data_parallel_mode_gives_the_same_vectors(settings, minilm):

@@ -290,9 +290,18 @@ def test_a_fresh_client_embeds_questions_through_the_resident_server(settings, a
     assert isinstance(fresh.embedders.for_query(meta), ServedQueryEmbedder)
     assert fresh.embedders.loaded() == []  # no model in this process
 
+    # the default English build too (an index made by `--embedder auto` on English documents)
+    from search.embed import build_for
+
+    minilm_meta = {"embedder": "minilm", "embedder_build": build_for("minilm")}
+    served_minilm = fresh.embedders.for_query(minilm_meta)
+    assert isinstance(served_minilm, ServedQueryEmbedder)
+    question = EXAMPLES[0][1]["query"]
+    assert np.allclose(served_minilm.embed_query(question), embedders.for_index(minilm_meta).embed_query(question),
+                       atol=1e-4)
+
     # the server gone after the first question: the question is embedded here after all
     local_model = embedders.for_index(meta)
     gone = ServedQueryEmbedder("http://127.0.0.1:9", local_model.name, local_model.build, local_model.cache_key,
                                local_model.dim, local_model.max_tokens, lambda: local_model)
-    question = EXAMPLES[0][1]["query"]
     assert np.allclose(gone.embed_query(question), local_model.embed_query(question), atol=1e-6)
