@@ -35,6 +35,7 @@ class SearchPlan:
     chunks_index: str = ""          # the concrete indices searched (one generation: the meta's)
     docs_index: str = ""
     warnings: tuple[str, ...] = ()  # e.g. a question too long for BM25, shortened
+    named_by: tuple[str, ...] = ()  # the question's rare words that named the routed documents
 
     @property
     def index(self) -> str:

@@ -131,11 +131,13 @@ class SearchService:
             timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
+        named_by: list[str] = []
         boost: tuple[str, ...] = ()
         routing = effective_routing(req.routing, refs)
         if routing != "off":
             t = time.perf_counter()
-            routed = tuple(self.route(req, vector, filters, model_id, text, docs_index))
+            ranked, named_by = self.route(req, vector, filters, model_id, text, docs_index)
+            routed = tuple(ranked)
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
@@ -155,11 +157,12 @@ class SearchService:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights, kinds,
                                     req.title_weight)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
-                          prior, kinds, chunks_index, docs_index, (too_long,) if too_long else ())
+                          prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by))
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
-              text: str | None = None, docs_index: str | None = None) -> list[str]:
-        """The doc_keys of the best documents for the query (title, parties, summary, profile).
+              text: str | None = None, docs_index: str | None = None) -> tuple[list[str], list[str]]:
+        """(the doc_keys of the best documents for the query, the words that named them): the
+        documents the question names (`named`), else the best by title, parties, summary, profile.
 
         With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
         normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
@@ -179,32 +182,32 @@ class SearchService:
         result = self.store.search(docs_index, body, pipeline=name)
         routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
         if req.routing_names == "off":
-            return routed
-        return merge_named(self.named(text or req.query, filters, docs_index, req.routing_docs), routed,
-                           req.routing_docs, req.routing_names)
+            return routed, []
+        words, named = self.named(text or req.query, filters, docs_index, req.routing_docs)
+        return merge_named(named, routed, req.routing_docs, req.routing_names), words if named else []
 
-    def named(self, text: str, filters: Filters, docs_index: str, size: int) -> list[str]:
+    def named(self, text: str, filters: Filters, docs_index: str, size: int) -> tuple[list[str], list[str]]:
         """The documents the question names by a word few documents carry in their title, parties,
         summary or profile (search.query.plan.naming_words): "Consider Seeed's NDA; does it ...",
-        "our NDA with Kestrel". Two small requests on the document registry; [] when no word is
-        rare enough."""
+        "our NDA with Kestrel". Two small requests on the document registry. Returns (the rare
+        words, the documents carrying them); ([], []) when no word is rare enough."""
         words = question_words(text)
         if not words:
-            return []
+            return [], []
         counts = self.store.search(docs_index, bodies.naming_df_body(words, filters))
         total = counts["hits"]["total"]["value"]
         aggs = counts["aggregations"]
         df = {w: tuple(aggs[f"df_{lang}"]["buckets"][w]["doc_count"] for lang in bodies.NAMING_DF_FIELDS) for w in words}
         rare = naming_words(df, total)
         if not rare:
-            return []
+            return [], []
         # every document that carries one (up to `size`, best first): "Kestrel" names the NDA and
         # the licence, and the question may be about either (round-2 gold: keeping only those
         # within half the best score lost 1.7 hit@10 points)
         hits = self.store.search(docs_index, bodies.naming_body(rare, filters, size))["hits"]["hits"]
         named = [h["_source"]["doc_key"] for h in hits]
         log.debug("named by %s: %s", rare, named)
-        return named
+        return rare, named
 
     # ----------------------------------------------------------------- run
 

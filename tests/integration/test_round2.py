@@ -92,6 +92,11 @@ def test_a_document_named_by_a_rare_word_is_the_only_one_routed(service, corvane
     res = _search(service, corvane, query)
     assert res.routed_docs == ["nda-corvane-kestrel:1"]
     assert {h.doc_id for h in res.hits} == {"nda-corvane-kestrel"}
+    from search.query.explain import explain, render
+
+    why = explain(service, SearchRequest(query=query, index=corvane, k=3, expand_xrefs=False))
+    assert "Kestrel" in why["named_by"] and why["routed_docs"] == ["nda-corvane-kestrel:1"]
+    assert "named by: " in render(why)
     first = _search(service, corvane, query, routing_names="first")
     assert first.routed_docs[0] == "nda-corvane-kestrel:1" and len(first.routed_docs) == 3
     # in Italian, and by the counter-party's name only
