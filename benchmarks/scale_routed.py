@@ -38,8 +38,7 @@ from search.query.models import SearchRequest  # noqa: E402
 from search.query.service import SearchService  # noqa: E402
 from search.store import Store  # noqa: E402
 
-MODES = {"bm25": {"mode": "bm25"}, "hybrid rrf": {"mode": "hybrid", "fusion": "rrf"},
-         "hybrid norm.": {"mode": "hybrid", "fusion": "normalization"}}
+MODES = {label: params for label, params in scale.MODES.items() if label != "knn"}  # BM25 and the hybrids
 
 
 def registry_actions(store: Store, base_docs: str, target: str, base: scale.Base, copies: int, noise: float):
@@ -48,12 +47,12 @@ def registry_actions(store: Store, base_docs: str, target: str, base: scale.Base
     first_row = {}
     for row, source in enumerate(base.sources):
         first_row.setdefault(source["doc_id"], row)
+    present = [d for d in records if d in first_row]
     rng = np.random.default_rng(17)
     for copy in range(copies):
-        rows = np.array([copy * base.n + first_row[d] for d in records if d in first_row], dtype=np.int64)
-        meta = scale.metadata(base, rows)
-        for j, (doc_id, record) in enumerate((d, r) for d, r in records.items() if d in first_row):
-            source = dict(record)
+        meta = scale.metadata(base, np.array([copy * base.n + first_row[d] for d in present], dtype=np.int64))
+        for j, doc_id in enumerate(present):
+            source = dict(records[doc_id])
             new_id = f"{doc_id}~{copy}"
             vector = np.asarray(source["vector"], dtype=np.float32)
             if copy:

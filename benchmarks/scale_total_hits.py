@@ -28,8 +28,7 @@ from search.query.models import SearchRequest  # noqa: E402
 from search.query.service import SearchService  # noqa: E402
 from search.store import Store  # noqa: E402
 
-MODES = {"bm25": {"mode": "bm25"}, "hybrid rrf": {"mode": "hybrid", "fusion": "rrf"},
-         "hybrid norm.": {"mode": "hybrid", "fusion": "normalization"}}
+MODES = {label: params for label, params in scale.MODES.items() if label != "knn"}  # BM25 and the hybrids
 VARIANTS = ("default", "track_total_hits false")
 
 

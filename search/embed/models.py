@@ -232,22 +232,26 @@ class Embedders:
         resident embedding server when it serves that exact build (search.embed.served: a fresh
         process then loads no model); else the build, loaded here."""
         build = index_build(meta)
+        return self._served_build(build) or self.load(build)
+
+    def _served_build(self, build: str) -> Embedder | None:
+        """The server's query embedder for `build`, unless this process holds the build itself (or
+        no server serves it). The server's /health is asked once per process."""
         with self._lock:
             if build in self._loaded or not self.query_server:
-                local = True
-            else:
-                if build not in self._served:
-                    from search.embed.served import ServedQueryEmbedder, served_builds
+                return None
+            if build not in self._served:
+                from search.embed.served import ServedQueryEmbedder, served_builds
 
-                    if self._server_builds is None:
-                        self._server_builds = served_builds(self.query_server)
-                    found = self._server_builds.get(build)
-                    if found and found.get("dim") and found.get("max_tokens"):
-                        self._served[build] = ServedQueryEmbedder(
-                            self.query_server, found["name"], build, build_key(build), int(found["dim"]),
-                            int(found["max_tokens"]), lambda: self.load(build))
-                local = build not in self._served
-        return self.load(build) if local else self._served[build]
+                if self._server_builds is None:
+                    self._server_builds = served_builds(self.query_server)
+                found = self._server_builds.get(build) or {}
+                if not (found.get("dim") and found.get("max_tokens")):
+                    return None
+                self._served[build] = ServedQueryEmbedder(
+                    self.query_server, found["name"], build, build_key(build), int(found["dim"]),
+                    int(found["max_tokens"]), lambda: self.load(build))
+            return self._served[build]
 
     def for_ingest(self, name: str, meta: dict | None) -> Embedder:
         """The embedder to add vectors to an index: `name`'s build for a new index; for an existing

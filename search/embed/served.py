@@ -36,10 +36,6 @@ EMBED_TIMEOUT_S = 30.0
 """A question's embedding: queued behind an ingest's batch on a busy server, it may take seconds."""
 
 
-class ServerUnavailable(Exception):
-    """The server did not answer (not running, or broke): embed in-process instead."""
-
-
 def _request(url: str, body: dict | None, timeout: float) -> dict:
     data = None if body is None else json.dumps(body).encode()
     req = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 
 import pytest
@@ -9,17 +10,26 @@ import pytest
 from tests.conftest import SAMPLES
 
 
-@pytest.fixture(scope="session")
-def sample_index(store, run_ingest):
+@contextlib.contextmanager
+def ingested_index(store, run_ingest, prefix: str, paths, **options):
+    """(name, report) of a uuid-named index holding `paths` (no document may fail), deleted after."""
     from search.index import indices
     from search.ingest import IngestOptions
 
-    name = f"test-samples-{uuid.uuid4().hex[:8]}"
-    report = run_ingest([SAMPLES], IngestOptions(index=name, embedder="e5"))
+    name = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    report = run_ingest(list(paths), IngestOptions(index=name, **options))
     summary = report.summary()
     assert summary["failed"] == 0, summary["failures"]
-    yield name, report
-    indices.delete(store, name)
+    try:
+        yield name, report
+    finally:
+        indices.delete(store, name)
+
+
+@pytest.fixture(scope="session")
+def sample_index(store, run_ingest):
+    with ingested_index(store, run_ingest, "test-samples", [SAMPLES], embedder="e5") as found:
+        yield found
 
 
 @pytest.fixture(scope="session")

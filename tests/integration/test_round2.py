@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from search.query.models import SearchRequest
+from tests.integration.conftest import ingested_index
 
 pytestmark = pytest.mark.integration
 
@@ -18,17 +19,10 @@ CORPUS = Path(__file__).resolve().parents[2] / "evaluation" / "gold" / "round2" 
 
 @pytest.fixture(scope="module")
 def corvane(store, run_ingest):
-    from search.index import indices
-    from search.ingest import IngestOptions
-
-    name = f"test-corvane-{uuid.uuid4().hex[:8]}"
     # MiniLM (English-only), where the routing prior and the clause-title list show: `--embedder
     # auto` gives this mixed corpus e5 (test_auto_embedder_gives_the_mixed_corpus_e5)
-    report = run_ingest([CORPUS], IngestOptions(index=name, embedder="minilm"))
-    summary = report.summary()
-    assert summary["failed"] == 0, summary["failures"]
-    yield name
-    indices.delete(store, name)
+    with ingested_index(store, run_ingest, "test-corvane", [CORPUS], embedder="minilm") as (name, _):
+        yield name
 
 
 def _search(service, index, query, **kw):
