@@ -269,11 +269,14 @@ ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summar
 
 ROUTING_SOURCE = ["doc_key", "doc_id", "version", "title"]
 
-NAME_FIELDS = ["title^3", "title.exact^3", "parties^3", "summary^1"]
-"""Where a document's names are (title, parties, and the summary's "Non-Disclosure Agreement of
-Seeed Development Limited"): `SearchService.named` looks for the question's rare words there. Not
-the profile's outline nor the opening: a rare topic word ("workout") matched there named the
-wrong document in 25 of 194 PrivacyQA questions; here in none (docs/results.md, round 3)."""
+NAME_FIELDS = ["title^3", "title.exact^3", "parties^3", "summary^1", "opening^0.5", "profile^0.5"]
+"""Where a document's names are: title, parties, the summary's "Non-Disclosure Agreement of Seeed
+Development Limited", and, weighted less, the opening and the profile, where a trading name or a
+defined name lives ("Officine Fabbri Robotica S.r.l. (\"Kestrel\")"). `SearchService.named` looks
+for the question's rare name-like words there (`search.query.plan.question_words`). Round 3 kept
+the opening and profile out: a rare topic word ("workout") matched there named the wrong document
+for 25 of 194 PrivacyQA questions; now that only words written like names may name, none does
+(docs/results.md, round 4)."""
 
 NAMING_DF_FIELDS = {"en": ["title", "summary", "profile", "opening"],
                     "it": ["title.it", "summary.it", "profile.it", "opening.it"]}

@@ -7,8 +7,11 @@ to fetch, whether the query needs a vector.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
 
 from search.query.identifiers import QueryRef
 from search.query.models import Filters, SearchRequest
@@ -146,29 +149,57 @@ MAX_NAMING_WORDS = 40
 """Distinct question words whose document frequency routing asks for (one aggregation each)."""
 
 NAMING_SHARE = 0.03
-"""A word names documents when at most this share of them (and at least 2) carry it in a name
-field: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement", "Receiving"."""
+"""A word names documents when at most this share of them (or as many as routing searches, at
+least 2) carry it: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement", "Receiving"."""
 
 _WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
 
 
+@cache
+def function_words() -> frozenset[str]:
+    """English and Italian function words (analyzers/function_words.json, from spaCy's stop-word
+    lists): "does", "what", "our", "quale", "entro"... never name a document."""
+    data = json.loads(resources.files("analyzers").joinpath("function_words.json").read_text(encoding="utf-8"))
+    return frozenset(w for lang in ("en", "it") for w in data[lang])
+
+
 def question_words(query: str) -> list[str]:
-    """The question's distinct words (possessives cut, >= 2 characters), in order: the candidates
-    for words that name a document. Whether one does is decided by the corpus (`naming_words`),
-    not by a list: "Tecnoluce", "CEII" and "Seeed" are words no dictionary holds."""
+    """The words of the question that may name a document (possessives cut, >= 2 characters,
+    distinct, in order). Whether one does is decided by the corpus (`naming_words`), not by a list
+    of names: "Tecnoluce", "CEII" and "Seeed" are words no dictionary holds. What decides what
+    cannot be a name:
+
+    * a function word of either language ("Does", "our", "Quale"; analyzers/function_words.json),
+      unless written in capitals ("US", "IT") inside a question that is not all capitals;
+    * where the question mixes cases, a word written without a capital or a digit: names are
+      written "Kestrel", "CEII", "S.p.A", "KR-Vision"; "pagamenti", "pose-estimation" and
+      "workout" are not names even where a small corpus makes them rare. A question typed in one
+      case keeps every word but the function words.
+    """
+    mixed = any(c.islower() for c in query) and any(c.isupper() for c in query)
+    stop = function_words()
     seen: dict[str, str] = {}
     for m in _WORD.finditer(query):
         word = re.sub(r"['’]s$", "", m.group(0))
-        if len(word) >= 2 and word.lower() not in seen:
-            seen[word.lower()] = word
+        key = word.lower()
+        if len(word) < 2 or key in seen:
+            continue
+        if mixed and not any(c.isupper() or c.isdigit() for c in word):
+            continue
+        if key in stop and not (mixed and word.isupper()):
+            continue
+        seen[key] = word
     return list(seen.values())[:MAX_NAMING_WORDS]
 
 
-def naming_words(df: dict[str, tuple[int, ...]], documents: int) -> list[str]:
+def naming_words(df: dict[str, tuple[int, ...]], documents: int, size: int = 2) -> list[str]:
     """The words rare enough to name a document among `documents`; `df`: word -> how many
     documents carry it, read through each analyzer language. A word that no document carries in
-    one language's reading is that language's stop word ("the", "il") and names nothing."""
-    limit = max(2, round(NAMING_SHARE * documents))
+    one language's reading is that language's stop word ("the", "il") and names nothing. Rare means
+    at most max(2, `size`, 3 % of the documents): a word that three documents of a small corpus
+    carry (an NDA, a licence and a note about one counterparty) still narrows routing to the
+    `size` = 3 documents it searches anyway."""
+    limit = max(2, size, round(NAMING_SHARE * documents))
     return [w for w, counts in df.items() if min(counts) >= 1 and max(counts) <= limit and max(counts) < documents]
 
 

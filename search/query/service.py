@@ -187,10 +187,11 @@ class SearchService:
         return merge_named(named, routed, req.routing_docs, req.routing_names), words if named else []
 
     def named(self, text: str, filters: Filters, docs_index: str, size: int) -> tuple[list[str], list[str]]:
-        """The documents the question names by a word few documents carry in their title, parties,
-        summary or profile (search.query.plan.naming_words): "Consider Seeed's NDA; does it ...",
-        "our NDA with Kestrel". Two small requests on the document registry. Returns (the rare
-        words, the documents carrying them); ([], []) when no word is rare enough."""
+        """The documents the question names by a word written like a name that few documents carry
+        (search.query.plan.question_words / naming_words), found in their name fields
+        (bodies.NAME_FIELDS): "Consider Seeed's NDA; does it ...", "our NDA with Kestrel" (the
+        licence calls Officine Fabbri "Kestrel" in its opening only). Two small requests on the document registry. Returns (the
+        rare words, the documents carrying them); ([], []) when no word is rare enough."""
         words = question_words(text)
         if not words:
             return [], []
@@ -198,7 +199,7 @@ class SearchService:
         total = counts["hits"]["total"]["value"]
         aggs = counts["aggregations"]
         df = {w: tuple(aggs[f"df_{lang}"]["buckets"][w]["doc_count"] for lang in bodies.NAMING_DF_FIELDS) for w in words}
-        rare = naming_words(df, total)
+        rare = naming_words(df, total, size)
         if not rare:
             return [], []
         # every document that carries one (up to `size`, best first): "Kestrel" names the NDA and

@@ -81,15 +81,18 @@ def test_auto_embedder_gives_the_mixed_corpus_e5(run_ingest):
 
 
 def test_a_document_named_by_a_rare_word_is_the_only_one_routed(service, corvane):
-    # five look-alike NDAs from one template: "Kestrel" is in one NDA's parties and summary only
+    # five look-alike NDAs from one template: "Kestrel" is in one NDA's title and summary, and in
+    # the opening of the licence with the same company (its defined name there); no other NDA
     query = "How long do the confidentiality obligations last under the NDA with Kestrel?"
+    kestrel = ["nda-corvane-kestrel:1", "contratto-licenza-kestrel:1"]
     res = _search(service, corvane, query)
-    assert res.routed_docs == ["nda-corvane-kestrel:1"]
-    assert {h.doc_id for h in res.hits} == {"nda-corvane-kestrel"}
+    assert res.routed_docs == kestrel
+    assert {h.doc_id for h in res.hits} <= {"nda-corvane-kestrel", "contratto-licenza-kestrel"}
+    assert res.hits[0].doc_id == "nda-corvane-kestrel"
     from search.query.explain import explain, render
 
     why = explain(service, SearchRequest(query=query, index=corvane, k=3, expand_xrefs=False))
-    assert "Kestrel" in why["named_by"] and why["routed_docs"] == ["nda-corvane-kestrel:1"]
+    assert why["named_by"] == ["Kestrel"] and why["routed_docs"] == kestrel
     assert "named by: " in render(why)
     first = _search(service, corvane, query, routing_names="first")
     assert first.routed_docs[0] == "nda-corvane-kestrel:1" and len(first.routed_docs) == 3
@@ -102,6 +105,17 @@ def test_a_document_named_by_a_rare_word_is_the_only_one_routed(service, corvane
     assert len(plain.routed_docs) == 3
     assert plain.routed_docs == _search(service, corvane, "How long do confidentiality obligations last?",
                                         routing_names="off").routed_docs
+
+
+def test_function_words_and_lower_case_words_name_no_document(service, corvane):
+    # "Does", "get" and "our" are rare in this small corpus's titles and openings, but they are not
+    # names; "Kestrel" is, and it names the licence (whose escrow clause answers) by its opening
+    res = _search(service, corvane, "Does Kestrel get our source code if Corvane Italia goes bust?")
+    assert "contratto-licenza-kestrel:1" in res.routed_docs
+    # "giorni" and "pagamenti" are lower-case words, not names: nothing is named, routing as before
+    query = "Entro quanti giorni va contestata una fattura secondo la legge britannica sui pagamenti commerciali?"
+    assert (_search(service, corvane, query).routed_docs
+            == _search(service, corvane, query, routing_names="off").routed_docs)
 
 
 def test_profile_routes_by_a_short_name_the_title_lacks(store, service, corvane):
