@@ -580,9 +580,10 @@ def search_options(f):
                           "next ones): the document the question names comes first. Default 0.5 (measured, "
                           "docs/results.md); 0 turns it off."),
         click.option("--routing-names", type=click.Choice(["only", "first", "off"]), default=None,
-                     help="Documents the question names by a word few documents carry in their title, parties or "
-                          "summary ('Consider Seeed's NDA', 'our NDA with Kestrel'): the only ones routed (default, "
-                          "measured: docs/results.md), routed before the others, or not looked for."),
+                     help="Documents the question names by a word written like a name that few documents carry "
+                          "in their title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA "
+                          "with Kestrel'; never 'Does' or 'our'): the only ones routed (default, measured: "
+                          "docs/results.md), routed before the others, or not looked for."),
         click.option("--title-weight", type=float, default=None,
                      help="Share of the clause-title list: the question's topic ('which law governs it') matched "
                           "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),

@@ -45,7 +45,7 @@ def build_index(config: EvalConfig, service: SearchService, data_dir: Path, file
     name = index_name(config, scope, data_dir, files)
     options = IngestOptions(
         index=name, chunker=config.chunker, chunk_size=config.chunk_size, summarizer=config.summarizer or "none",
-        embedder=config.embedder,
+        embedder=config.embedder, **({"embed_parts": config.embed_parts} if config.embed_parts else {}),
     )
 
     def metadata(path: Path) -> dict:

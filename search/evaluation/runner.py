@@ -161,6 +161,8 @@ class EvalConfig(BaseModel):
     rerank: Literal["e5", "cross-encoder"] | None = None
     rerank_depth: int = Field(50, ge=1)
     embedder: str = "minilm"
+    embed_parts: tuple[Literal["summary", "heading", "text"], ...] | None = Field(
+        None, min_length=1, description="what each chunk's vector and embedded_text hold; None: the ingest default")
 
 
     def search_fields(self) -> dict[str, Any]:
@@ -170,7 +172,7 @@ class EvalConfig(BaseModel):
         return {f: getattr(self, f) for f in type(self).model_fields if f not in skip}
 
 
-INDEX_FIELDS: tuple[str, ...] = ("chunker", "chunk_size", "summarizer", "embedder")
+INDEX_FIELDS: tuple[str, ...] = ("chunker", "chunk_size", "summarizer", "embedder", "embed_parts")
 """The config fields that change what is indexed; the others only change the query."""
 
 
@@ -212,6 +214,8 @@ def config_fingerprint(config: EvalConfig) -> str:
     """Stable short hash of the fields that change the index (:data:`INDEX_FIELDS`): two
     configs with the same fingerprint, over the same corpus, can share one index."""
     fields = {f: getattr(config, f) for f in INDEX_FIELDS}
+    if config.embed_parts is None:  # the default: the fingerprints from before the field existed
+        del fields["embed_parts"]
     fields["embedder"] = build_key(build_for(config.embedder))  # the build: "minilm" changed runtime
     payload = json.dumps(fields, sort_keys=True)
     return hashlib.sha256(payload.encode()).hexdigest()[:12]

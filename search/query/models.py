@@ -83,7 +83,8 @@ class SearchRequest(BaseModel):
     # "only" measured best (docs/results.md, round 3): ContractNLI over 95 look-alike NDAs DRM
     # 52.95 -> 0.00, and on LegalBench's referenced scope P / R / DRM all improve
     routing_names: RoutingNames = Field(
-        "only", description="documents the question names by a rare word of their title, parties or summary: "
+        "only", description="documents the question names by a rare word written like a name, found in their "
+        "title, parties, summary, opening or profile: "
         "routed first ('first'), the only ones routed ('only'), or not looked for ('off')")
     rerank: Rerank = "off"
     rerank_model: str | None = None

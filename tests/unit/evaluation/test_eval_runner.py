@@ -149,7 +149,19 @@ def test_config_fingerprint_tracks_only_index_fields():
     base = EvalConfig(name="a", chunker="recursive", chunk_size=500, summarizer="fingerprint", mode="knn")
     same_index = base.model_copy(update={"name": "b", "mode": "hybrid", "routing": "filter", "rerank": "e5"})
     assert config_fingerprint(same_index) == config_fingerprint(base)
-    for change in ({"chunker": "structural"}, {"chunk_size": 800}, {"summarizer": None}, {"embedder": "e5"}):
+    for change in ({"chunker": "structural"}, {"chunk_size": 800}, {"summarizer": None}, {"embedder": "e5"},
+                   {"embed_parts": ("heading", "text")}):
         assert config_fingerprint(base.model_copy(update=change)) != config_fingerprint(base)
     assert config_fingerprint(base) == config_fingerprint(base.model_copy())
     assert len(config_fingerprint(base)) == 12
+    # embed_parts left at None keeps the fingerprints (and the cached indices) of configs written before it
+    assert "embed_parts" not in base.search_fields()
+    import hashlib
+    import json
+
+    from search.embed.models import build_for, build_key
+
+    default = load_config(CONFIG_DIR / "default.json")
+    legacy = {"chunker": default.chunker, "chunk_size": default.chunk_size, "summarizer": default.summarizer,
+              "embedder": build_key(build_for(default.embedder))}
+    assert config_fingerprint(default) == hashlib.sha256(json.dumps(legacy, sort_keys=True).encode()).hexdigest()[:12]
