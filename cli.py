@@ -584,6 +584,10 @@ def search_options(f):
                           "in their title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA "
                           "with Kestrel'; never 'Does' or 'our'): the only ones routed (default, measured: "
                           "docs/results.md), routed before the others, or not looked for."),
+        click.option("--focus-named/--no-focus-named", "focus_named", default=None,
+                     help="When the question names one document ('Consider Seeed's NDA; does it allow copies?'), "
+                          "search inside it without the clause that names it ('does it allow copies?'). Default "
+                          "on (measured: docs/results.md, round 4)."),
         click.option("--title-weight", type=float, default=None,
                      help="Share of the clause-title list: the question's topic ('which law governs it') matched "
                           "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),

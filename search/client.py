@@ -181,7 +181,7 @@ class LegalSearch:
             question: the question (or a ready `SearchRequest`).
             **options: `SearchRequest` fields: index, k, mode, fusion, weights, rank_constant,
                 as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
-                routing_docs, routing_prior, routing_names, title_weight, rerank, rerank_model, rerank_depth,
+                routing_docs, routing_prior, routing_names, focus_named, title_weight, rerank, rerank_model, rerank_depth,
                 rerank_threshold, expand_xrefs, expand_definitions, expand_limit.
 
         Returns:

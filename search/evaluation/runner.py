@@ -158,6 +158,7 @@ class EvalConfig(BaseModel):
     routing_knn: int = Field(3, ge=1)
     routing_topics: bool = False
     routing_names: Literal["off", "first", "only"] = "off"
+    focus_named: bool = False
     rerank: Literal["e5", "cross-encoder"] | None = None
     rerank_depth: int = Field(50, ge=1)
     embedder: str = "minilm"

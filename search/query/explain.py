@@ -56,7 +56,7 @@ def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dic
         rows.append(row)
     return {"query": req.query, "pipeline": plan.pipeline[0] if plan.pipeline else None, "lists": names,
             "depth": depth, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
-            "routed_docs": list(plan.routed), "named_by": list(plan.named_by), "hits": rows}
+            "routed_docs": list(plan.routed), "named_by": list(plan.named_by), "focused": plan.focused, "hits": rows}
 
 
 def render(result: dict) -> str:
@@ -66,6 +66,8 @@ def render(result: dict) -> str:
     if result.get("routed_docs"):
         named = f" (named by: {', '.join(result['named_by'])})" if result.get("named_by") else ""
         lines.insert(1, "routed to: " + ", ".join(result["routed_docs"]) + named)
+    if result.get("focused"):
+        lines.insert(2, f"searched inside it as: {result['focused']}")
     for row in result["hits"]:
         ranks = "  ".join(f"{row['ranks'][n] if row['ranks'][n] else '-':>10}" for n in lists)
         lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {ranks}  {row['chunk_id']} "

@@ -39,6 +39,7 @@ class SearchPlan:
     docs_index: str = ""
     warnings: tuple[str, ...] = ()  # e.g. a question too long for BM25, shortened
     named_by: tuple[str, ...] = ()  # the question's rare words that named the routed documents
+    focused: str | None = None      # what was searched inside the one named document (focus_named)
 
     @property
     def index(self) -> str:
@@ -201,6 +202,27 @@ def naming_words(df: dict[str, tuple[int, ...]], documents: int, size: int = 2) 
     `size` = 3 documents it searches anyway."""
     limit = max(2, size, round(NAMING_SHARE * documents))
     return [w for w, counts in df.items() if min(counts) >= 1 and max(counts) <= limit and max(counts) < documents]
+
+
+_CLAUSE_END = re.compile(r"(?<=[;:])\s+")
+
+
+def focus_question(query: str, naming: list[str]) -> str:
+    """The question without the clauses that name its document, for the search inside the one
+    document they named (`SearchRequest.focus_named`): "Consider the NDA between CEII and NDA; Does
+    the document ..." -> "Does the document ...". Inside that document the naming clause matches
+    every chunk alike (and the opening best), so it only blurs the ranking. A clause ends at ";" or
+    ":"; the question is returned whole when no clause holds a naming word, or when every clause
+    does (nothing else to search with)."""
+    if not naming:
+        return query
+    words = {w.lower() for w in naming}
+    clauses = [c for c in _CLAUSE_END.split(query) if c.strip()]
+    kept = [c for c in clauses if not words & {m.lower().removesuffix("'s").removesuffix("’s")
+                                               for m in _WORD.findall(c)}]
+    if not kept or len(kept) == len(clauses):
+        return query
+    return " ".join(kept)
 
 
 def merge_named(named: list[str], routed: list[str], size: int, mode: str) -> list[str]:

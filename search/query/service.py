@@ -35,6 +35,7 @@ from search.query.plan import (
     bm25_text,
     candidate_size,
     effective_routing,
+    focus_question,
     merge_named,
     naming_words,
     needs_vector,
@@ -146,6 +147,19 @@ class SearchService:
             # "prior": nothing restricted, the routing prior re-ranks the fused list (run)
 
         prior = routing_prior(req, routing, routed)
+        focused = None
+        # one named document only: where several are named, the naming clause is what ranks the
+        # right one's chunks first (LegalBench DRM 2.68 -> 9.75 when focused there too; round 4)
+        if req.focus_named and named_by and req.routing_names == "only" and routing == "filter" and len(routed) == 1:
+            focused = focus_question(req.query, named_by)
+            if focused == req.query:
+                focused = None
+            else:
+                text = focused if model_id else bm25_text(focused)[0]
+                if vector is not None:
+                    t = time.perf_counter()
+                    vector = self.embedders.for_query(meta).embed_query(focused).tolist()
+                    timings["embed_focused"] = _ms(t)
         titles = lexicon.title_terms(req.query) if req.title_weight > 0 else []
         size = candidate_size(req, prior)
         subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
@@ -157,7 +171,8 @@ class SearchService:
             pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights, kinds,
                                     req.title_weight)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
-                          prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by))
+                          prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
+                          focused)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None) -> tuple[list[str], list[str]]:

@@ -118,6 +118,20 @@ def test_function_words_and_lower_case_words_name_no_document(service, corvane):
             == _search(service, corvane, query, routing_names="off").routed_docs)
 
 
+def test_the_clause_that_names_the_document_is_not_searched_inside_it(service, corvane):
+    from search.query.explain import explain, render
+
+    query = "Consider the supply contract with Tecnoluce; which law governs it?"
+    why = explain(service, SearchRequest(query=query, index=corvane, k=5, expand_xrefs=False))
+    assert why["routed_docs"] == ["contratto-fornitura-tecnoluce:1"]
+    assert why["focused"] == "which law governs it?" and "searched inside it as: which law" in render(why)
+    res = _search(service, corvane, query)
+    assert {h.doc_id for h in res.hits} == {"contratto-fornitura-tecnoluce"}
+    assert "21" in [h.section for h in res.hits[:3]], [h.section for h in res.hits[:5]]
+    off = explain(service, SearchRequest(query=query, index=corvane, k=5, expand_xrefs=False, focus_named=False))
+    assert off["focused"] is None and off["routed_docs"] == why["routed_docs"]
+
+
 def test_profile_routes_by_a_short_name_the_title_lacks(store, service, corvane):
     from search.index import schema
 

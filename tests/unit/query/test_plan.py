@@ -10,6 +10,7 @@ from search.query.plan import (
     apply_routing_prior,
     bm25_text,
     candidate_size,
+    focus_question,
     merge_named,
     naming_words,
     question_words,
@@ -122,3 +123,21 @@ def test_naming_words_are_rare_in_both_readings():
 def test_merge_named(mode, expected):
     assert merge_named(["n1"], ["r1", "n1", "r2", "r3"], 3, mode) == expected
     assert merge_named([], ["r1", "r2"], 3, mode) == ["r1", "r2"]
+
+
+@pytest.mark.parametrize("question, naming, expected", [
+    ("Consider the Non-Disclosure Agreement between CEII and NDA; Does the document require notice?", ["CEII"],
+     "Does the document require notice?"),
+    ("Consider \"Fiverr\"'s privacy policy; who can see my data?", ["Fiverr"], "who can see my data?"),
+    ("L'accordo di riservatezza con Kestrel: quale tribunale è competente?", ["Kestrel"],
+     "quale tribunale è competente?"),
+    # the naming word is the question's only clause: nothing else to search with
+    ("What law governs the Kestrel NDA?", ["Kestrel"], "What law governs the Kestrel NDA?"),
+    # no clause holds a naming word, or no word named anything: the question whole
+    ("Governing law: which one applies?", ["Kestrel"], "Governing law: which one applies?"),
+    ("Consider Seeed's NDA; does it allow copies?", [], "Consider Seeed's NDA; does it allow copies?"),
+    # possessives name too, and every clause that names goes
+    ("Consider Seeed's NDA; Seeed's copies: does it allow them?", ["Seeed"], "does it allow them?"),
+])
+def test_focus_question_drops_the_clauses_that_name_the_document(question, naming, expected):
+    assert focus_question(question, naming) == expected
