@@ -154,6 +154,7 @@ NAMING_SHARE = 0.03
 least 2) carry it: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement", "Receiving"."""
 
 _WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 @cache
@@ -181,7 +182,7 @@ def question_words(query: str) -> list[str]:
     stop = function_words()
     seen: dict[str, str] = {}
     for m in _WORD.finditer(query):
-        word = re.sub(r"['’]s$", "", m.group(0))
+        word = _POSSESSIVE.sub("", m.group(0))
         key = word.lower()
         if len(word) < 2 or key in seen:
             continue
@@ -218,8 +219,7 @@ def focus_question(query: str, naming: list[str]) -> str:
         return query
     words = {w.lower() for w in naming}
     clauses = [c for c in _CLAUSE_END.split(query) if c.strip()]
-    kept = [c for c in clauses if not words & {m.lower().removesuffix("'s").removesuffix("’s")
-                                               for m in _WORD.findall(c)}]
+    kept = [c for c in clauses if not words & {_POSSESSIVE.sub("", m).lower() for m in _WORD.findall(c)}]
     if not kept or len(kept) == len(clauses):
         return query
     return " ".join(kept)
