@@ -295,12 +295,25 @@ def naming_df_body(words: list[str], filters: Filters) -> dict:
             "aggs": aggs}
 
 
+NAMING_WORD_WEIGHT = 10_000.0
+"""Each rare word a document carries adds this to its naming score (`naming_body`), so the score
+counts the question's names a document carries first and ranks by relevance within a count."""
+
+
+def names_carried(score: float | None) -> int:
+    """How many of the rare words a `naming_body` hit carries (its score's whole thousands)."""
+    return int((score or 0.0) // NAMING_WORD_WEIGHT)
+
+
 def naming_body(words: list[str], filters: Filters, size: int) -> dict:
-    """The documents that carry the question's rare words in a name field, best first."""
+    """The documents that carry the question's rare words in a name field, best first: by how many
+    of the words each carries (`NAMING_WORD_WEIGHT` apiece), then by relevance."""
+    per_word = [{"constant_score": {"filter": {"multi_match": {"query": w, "fields": NAME_FIELDS}},
+                                    "boost": NAMING_WORD_WEIGHT}} for w in words]
     return {"size": size, "_source": ROUTING_SOURCE,
-            "query": {"bool": {"must": [{"multi_match": {"query": " ".join(words), "fields": NAME_FIELDS,
-                                                         "type": "most_fields"}}],
-                               "filter": filter_clauses(filters)}}}
+            "query": {"bool": {"should": [*per_word, {"multi_match": {"query": " ".join(words), "fields": NAME_FIELDS,
+                                                                      "type": "most_fields"}}],
+                               "minimum_should_match": 1, "filter": filter_clauses(filters)}}}
 
 
 def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int,

@@ -130,3 +130,18 @@ def test_identifier_query_also_finds_the_parent_unit_of_a_dotted_label():
     terms = [s["term"]["section"] for s in query["bool"]["should"] if "term" in s]
     assert terms == [{"value": "13.2", "boost": 3.0}, {"value": "13", "boost": 1.0}]
 
+
+
+def test_naming_body_counts_the_names_a_document_carries_before_relevance():
+    body = bodies.naming_body(["Birch", "Mount", "Knowledge"], Filters(), 3)
+    should = body["query"]["bool"]["should"]
+    # one constant-score clause per rare word, then the relevance of all of them together
+    assert [c["constant_score"]["filter"]["multi_match"]["query"] for c in should[:3]] == ["Birch", "Mount", "Knowledge"]
+    assert all(c["constant_score"]["boost"] == bodies.NAMING_WORD_WEIGHT for c in should[:3])
+    assert should[3]["multi_match"]["query"] == "Birch Mount Knowledge"
+    assert body["query"]["bool"]["minimum_should_match"] == 1
+    assert body["query"]["bool"]["filter"] == bodies.filter_clauses(Filters())
+    # a score is whole names plus a relevance far below one name's weight
+    assert bodies.names_carried(3 * bodies.NAMING_WORD_WEIGHT + 41.7) == 3
+    assert bodies.names_carried(bodies.NAMING_WORD_WEIGHT + 0.2) == 1
+    assert bodies.names_carried(None) == 0
