@@ -172,7 +172,8 @@ def question_words(query: str) -> list[str]:
     cannot be a name:
 
     * a function word of either language ("Does", "our", "Quale"; analyzers/function_words.json),
-      unless written in capitals ("US", "IT") inside a question that is not all capitals;
+      unless, in a question that mixes cases, it is written in capitals ("US", "IT") or with a
+      capital where no sentence starts (the app 'Consider "Keep"'s privacy policy');
     * where the question mixes cases, a word written without a capital or a digit: names are
       written "Kestrel", "CEII", "S.p.A", "KR-Vision"; "pagamenti", "pose-estimation" and
       "workout" are not names even where a small corpus makes them rare. A question typed in one
@@ -188,10 +189,17 @@ def question_words(query: str) -> list[str]:
             continue
         if mixed and not any(c.isupper() or c.isdigit() for c in word):
             continue
-        if key in stop and not (mixed and word.isupper()):
+        if key in stop and not (mixed and (word.isupper() or (word[0].isupper() and not _opens_sentence(query, m.start())))):
             continue
         seen[key] = word
     return list(seen.values())[:MAX_NAMING_WORDS]
+
+
+def _opens_sentence(text: str, start: int) -> bool:
+    """Whether the word at `start` opens the text or a sentence (after . ? ! ; : or a line break,
+    quotes and brackets aside): its capital says nothing there."""
+    before = text[:start].rstrip(" \t\"'“”‘’«»([")
+    return not before or before[-1] in ".?!;:\n"
 
 
 def naming_words(df: dict[str, tuple[int, ...]], documents: int, size: int = 2) -> list[str]:

@@ -88,8 +88,11 @@ def test_question_words_cut_possessives_and_keep_order():
     ("Officine Fabbri quanto ha pagato di canone iniziale?", ["Officine", "Fabbri"]),
     # lower-case words do not name, however rare a small corpus makes them
     ("Entro quanti giorni va contestata una fattura secondo la legge britannica sui pagamenti?", ["Entro"]),
-    # an acronym that spells a function word is still an acronym
+    # an acronym that spells a function word is still an acronym, and so is a capitalised one
+    # where no sentence starts (the "Keep" app)
     ("Is the US addendum in force?", ["US"]),
+    ('Consider "Keep"\'s privacy policy; who can see my data?', ["Consider", "Keep"]),
+    ("Keep: does it share my data?", []),
     # a question typed in one case keeps every word but the function words
     ("our nda with kestrel: when does it end", ["nda", "kestrel", "end"]),
     ("OUR NDA WITH KESTREL", ["NDA", "KESTREL"]),
