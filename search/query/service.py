@@ -160,7 +160,7 @@ class SearchService:
                     t = time.perf_counter()
                     vector = self.embedders.for_query(meta).embed_query(focused).tolist()
                     timings["embed_focused"] = _ms(t)
-        titles = lexicon.title_terms(req.query) if req.title_weight > 0 else []
+        titles = lexicon.title_terms(focused or req.query) if req.title_weight > 0 else []
         size = candidate_size(req, prior)
         subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
                                      refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles)
