@@ -301,7 +301,8 @@ counts the question's names a document carries first and ranks by relevance with
 
 
 def names_carried(score: float | None) -> int:
-    """How many of the rare words a `naming_body` hit carries (its score's whole thousands)."""
+    """How many of the rare words a `naming_body` hit carries (whole `NAMING_WORD_WEIGHT`s in its
+    score: relevance adds far less than one)."""
     return int((score or 0.0) // NAMING_WORD_WEIGHT)
 
 

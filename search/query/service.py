@@ -205,8 +205,10 @@ class SearchService:
         """The documents the question names by a word written like a name that few documents carry
         (search.query.plan.question_words / naming_words), found in their name fields
         (bodies.NAME_FIELDS): "Consider Seeed's NDA; does it ...", "our NDA with Kestrel" (the
-        licence calls Officine Fabbri "Kestrel" in its opening only). Two small requests on the document registry. Returns (the
-        rare words, the documents carrying them); ([], []) when no word is rare enough."""
+        licence calls Officine Fabbri "Kestrel" in its opening only). Of those, the ones that carry
+        as many of the rare words as the first (`bodies.names_carried`). Two small requests on the
+        document registry. Returns (the rare words, the documents named); ([], []) when no word is
+        rare enough."""
         words = question_words(text)
         if not words:
             return [], []
