@@ -29,15 +29,11 @@ FIELDS = ["doc_id", "char_start", "char_end"]
 
 
 def chunk_spans(store: Store, index: str) -> dict[str, list[Span]]:
-    """doc_id -> the spans of its chunks (one scroll over the index)."""
-    client = store.client
+    """doc_id -> the spans of its chunks (one scan of the index)."""
     by_doc: dict[str, list[Span]] = defaultdict(list)
-    page = client.search(index=index, body={"size": 2000, "_source": FIELDS, "query": {"match_all": {}}}, scroll="2m")
-    while page["hits"]["hits"]:
-        for hit in page["hits"]["hits"]:
-            s = hit["_source"]
-            by_doc[s["doc_id"]].append(Span(s["doc_id"], int(s["char_start"]), int(s["char_end"])))
-        page = client.scroll(scroll_id=page["_scroll_id"], scroll="2m")
+    for hit in store.scan(index, {"match_all": {}}, FIELDS):
+        s = hit["_source"]
+        by_doc[s["doc_id"]].append(Span(s["doc_id"], int(s["char_start"]), int(s["char_end"])))
     return by_doc
 
 

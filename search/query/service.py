@@ -225,8 +225,8 @@ class SearchService:
         # Global ... and Mount Knowledge" names the one contract that carries all of them, not
         # another whose opening mentions "Knowledge" (LegalBench DRM 2.68 -> 1.23, round 4)
         hits = self.store.search(docs_index, bodies.naming_body(rare, filters, size))["hits"]["hits"]
-        named = [h["_source"]["doc_key"] for h in hits
-                 if bodies.names_carried(h["_score"]) >= bodies.names_carried(hits[0]["_score"])]
+        most = bodies.names_carried(hits[0]["_score"]) if hits else 0
+        named = [h["_source"]["doc_key"] for h in hits if bodies.names_carried(h["_score"]) >= most]
         log.debug("named by %s: %s", rare, named)
         return rare, named
 
