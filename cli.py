@@ -592,9 +592,16 @@ def search_options(f):
                      help="Share of the clause-title list: the question's topic ('which law governs it') matched "
                           "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),
         click.option("--rerank", type=click.Choice(RERANKERS), default="off", show_default=True,
-                     help="Second stage over the fused shortlist: e5 (offline bi-encoder) or a cross-encoder "
-                          "you provide with --rerank-model."),
+                     help="Second stage over the fused shortlist: e5 (offline multilingual bi-encoder), clause "
+                          "(the index's embedder on the clause alone, without the document summary), e5+clause "
+                          "(both, equal shares) or a cross-encoder you provide with --rerank-model. Blend it "
+                          "with the fused order through --rerank-weight."),
         click.option("--rerank-model", default=None, help="Local directory (or loadable name) of a CrossEncoder."),
+        click.option("--rerank-depth", type=click.IntRange(1, 500), default=None,
+                     help="How many fused candidates the reranker reorders (default 50); the rest keep their order."),
+        click.option("--rerank-weight", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+                     help="The reranker's share of the order: 1 (default) orders by the reranker alone; 0.4 blends "
+                          "0.4 x its score with 0.6 x the fused score, each min-max normalised over the shortlist."),
         click.option("--rerank-threshold", type=float, default=None,
                      help="Drop hits the reranker scores below this; none left -> not_found."),
         click.option("--xrefs/--no-xrefs", "expand_xrefs", default=True, show_default=True,

@@ -80,7 +80,7 @@ class OpenSearchRetriever:
         c = self.config
         return SearchRequest(
             **c.search_fields(), query=query, index=self.index, k=k,
-            rerank=c.rerank or "off", rerank_depth=max(c.rerank_depth, k), expand_xrefs=False,
+            rerank=c.rerank or "off", rerank_depth=c.rerank_depth, expand_xrefs=False,
         )
 
     def retrieve(self, query: str, k: int) -> list[Span]:

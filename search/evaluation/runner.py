@@ -159,8 +159,9 @@ class EvalConfig(BaseModel):
     routing_topics: bool = False
     routing_names: Literal["off", "first", "only"] = "off"
     focus_named: bool = False
-    rerank: Literal["e5", "cross-encoder"] | None = None
+    rerank: Literal["e5", "clause", "e5+clause", "cross-encoder"] | None = None
     rerank_depth: int = Field(50, ge=1)
+    rerank_weight: float = Field(1.0, gt=0.0, le=1.0)
     embedder: str = "minilm"
     embed_parts: tuple[Literal["summary", "heading", "text"], ...] | None = Field(
         None, min_length=1, description="what each chunk's vector and embedded_text hold; None: the ingest default")

@@ -16,7 +16,7 @@ Fusion = Literal["rrf", "normalization"]
 Normalization = Literal["min_max", "l2"]
 RoutingNames = Literal["off", "first", "only"]
 Routing = Literal["off", "filter", "boost", "auto"]
-Rerank = Literal["off", "e5", "cross-encoder"]
+Rerank = Literal["off", "e5", "clause", "e5+clause", "cross-encoder"]
 Embedding = Literal["python", "engine"]
 MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
@@ -95,6 +95,9 @@ class SearchRequest(BaseModel):
     rerank: Rerank = "off"
     rerank_model: str | None = None
     rerank_depth: int = Field(50, ge=1, le=500)
+    rerank_weight: float = Field(
+        1.0, gt=0.0, le=1.0, description="the reranker's share of the order over the shortlist: 1 orders by the "
+        "reranker alone; below 1 blends its score with the fused score (each min-max normalised)")
     rerank_threshold: float | None = None
     expand_xrefs: bool = True
     expand_definitions: bool = False

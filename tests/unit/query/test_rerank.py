@@ -1,0 +1,76 @@
+"""The second stage's arithmetic: blending reranker and fused scores, ensembles, bad names."""
+
+from __future__ import annotations
+
+import pytest
+
+from search.errors import ConfigError
+from search.query.rerank import EnsembleRescorer, Rerankers, clause_text, rerank
+
+
+class Fixed:
+    """A scorer with given scores (the arithmetic under test is the blend, not a model)."""
+
+    def __init__(self, name, scores):
+        self.name, self._scores = name, scores
+
+    def score(self, query, sources):
+        return list(self._scores)
+
+
+SOURCES = [{"chunk_id": c} for c in "abcd"]
+
+
+def ids(ranked):
+    return [s["chunk_id"] for s, _ in ranked]
+
+
+def test_weight_one_orders_by_the_reranker_alone_and_ties_keep_the_first_stage_order():
+    ranked, _ = rerank(Fixed("x", [0.1, 0.9, 0.9, 0.5]), "q", SOURCES, [4, 3, 2, 1], 1.0)
+    assert ids(ranked) == ["b", "c", "d", "a"]
+    assert [score for _, score in ranked] == [0.9, 0.9, 0.5, 0.1]
+
+
+def test_a_blend_min_max_normalises_both_scales():
+    # fused 10, 9, 0, 5 -> 1, .9, 0, .5; reranker 0, 1, .8, .2 (already 0..1) -> at 0.5 each:
+    # a .5, b .95, c .4, d .35
+    ranked, _ = rerank(Fixed("x", [0.0, 1.0, 0.8, 0.2]), "q", SOURCES, [10, 9, 0, 5], 0.5)
+    assert ids(ranked) == ["b", "a", "c", "d"]
+    # a reranker on another scale (x100) blends the same way
+    ranked100, _ = rerank(Fixed("x", [0.0, 100.0, 80.0, 20.0]), "q", SOURCES, [10, 9, 0, 5], 0.5)
+    assert ids(ranked100) == ids(ranked)
+    # a small share leaves the fused order; the score shown stays the reranker's
+    ranked, _ = rerank(Fixed("x", [0.0, 1.0, 0.8, 0.2]), "q", SOURCES, [10, 9, 0, 5], 0.05)
+    assert ids(ranked) == ["a", "b", "d", "c"] and ranked[0][1] == 0.0
+
+
+def test_an_ensemble_gives_its_members_equal_shares():
+    ensemble = EnsembleRescorer([Fixed("e5", [1.0, 0.0, 0.5, 0.0]), Fixed("clause", [0.0, 10.0, 5.0, 0.0])])
+    assert ensemble.name == "e5+clause"
+    ranked, _ = rerank(ensemble, "q", SOURCES, [0, 0, 0, 1], 0.6)
+    # members normalised: (1, 0, .5, 0) and (0, 1, .5, 0); fused (0, 0, 0, 1)
+    # a .3, b .3, c .3, d .4 -> d first, then a, b, c in first-stage order
+    assert ids(ranked) == ["d", "a", "b", "c"]
+    assert [s for _, s in ranked][0] == pytest.approx(0.0)  # d: the mean of its raw member scores
+    assert ensemble.score("q", SOURCES) == pytest.approx([0.5, 5.0, 2.75, 0.0])
+
+
+def test_mismatched_first_stage_scores_are_refused():
+    with pytest.raises(ValueError, match="3 first-stage scores for 4 sources"):
+        rerank(Fixed("x", [1, 2, 3, 4]), "q", SOURCES, [1, 2, 3], 0.5)
+
+
+def test_clause_text_leaves_the_summary_out():
+    source = {"summary": "NDA between A and B", "heading_path": ["5 Term", "5.1"], "text": "Two years."}
+    assert clause_text(source) == "5 Term > 5.1\nTwo years."
+    assert clause_text({"text": "Only text."}) == "Only text."
+
+
+def test_unknown_or_incomplete_rerankers_are_config_errors():
+    rerankers = Rerankers(embedders=None)
+    with pytest.raises(ConfigError, match="unknown reranker 'bm25'"):
+        rerankers.get("bm25")
+    with pytest.raises(ConfigError, match="unknown reranker 'e5\\+cross-encoder'"):
+        rerankers.get("e5+cross-encoder")
+    with pytest.raises(ConfigError, match="needs the index's metadata"):
+        rerankers.get("clause")
