@@ -602,6 +602,10 @@ def search_options(f):
         click.option("--rerank-weight", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
                      help="The reranker's share of the order: 1 (default) orders by the reranker alone; 0.4 blends "
                           "0.4 x its score with 0.6 x the fused score, each min-max normalised over the shortlist."),
+        click.option("--rerank-neighbours", type=click.FloatRange(0.0, 1.0), default=None,
+                     help="After a reranker, each hit gains this share of the best score among its neighbours in "
+                          "the shortlist (the chunks right before and after it): answers run over adjacent "
+                          "clauses. Default 0."),
         click.option("--rerank-threshold", type=float, default=None,
                      help="Drop hits the reranker scores below this; none left -> not_found."),
         click.option("--xrefs/--no-xrefs", "expand_xrefs", default=True, show_default=True,

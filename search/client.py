@@ -182,7 +182,8 @@ class LegalSearch:
             **options: `SearchRequest` fields: index, k, mode, fusion, weights, rank_constant,
                 as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
                 routing_docs, routing_prior, routing_names, focus_named, title_weight, rerank, rerank_model,
-                rerank_depth, rerank_weight, rerank_threshold, expand_xrefs, expand_definitions, expand_limit.
+                rerank_depth, rerank_weight, rerank_neighbours, rerank_threshold, expand_xrefs,
+                expand_definitions, expand_limit.
 
         Returns:
             Hits with citation, offsets and `via`; `not_found` (with a reason) when nothing passes.

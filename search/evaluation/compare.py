@@ -43,7 +43,7 @@ def gold_configs(items: Sequence[GoldItem], service: SearchService, index: str, 
     settings `eval legalbench` runs), keyed by the configuration's name."""
     scores: dict[str, dict] = {}
     for config in configs:
-        base = {**config.search_fields(), **(extra or {})}
+        base = {**config.request_fields(), **(extra or {})}
         results = run_gold(items, GoldServiceSearcher(service, index, base), k=k, progress=progress)
         scores[config.name] = score_gold(items, results)
     return scores

@@ -79,8 +79,7 @@ class OpenSearchRetriever:
     def request(self, query: str, k: int) -> SearchRequest:
         c = self.config
         return SearchRequest(
-            **c.search_fields(), query=query, index=self.index, k=k,
-            rerank=c.rerank or "off", rerank_depth=c.rerank_depth, expand_xrefs=False,
+            **c.request_fields(), query=query, index=self.index, k=k, expand_xrefs=False,
         )
 
     def retrieve(self, query: str, k: int) -> list[Span]:

@@ -162,6 +162,7 @@ class EvalConfig(BaseModel):
     rerank: Literal["e5", "clause", "e5+clause", "cross-encoder"] | None = None
     rerank_depth: int = Field(50, ge=1)
     rerank_weight: float = Field(1.0, gt=0.0, le=1.0)
+    rerank_neighbours: float = Field(0.0, ge=0.0, le=1.0)
     embedder: str = "minilm"
     embed_parts: tuple[Literal["summary", "heading", "text"], ...] | None = Field(
         None, min_length=1, description="what each chunk's vector and embedded_text hold; None: the ingest default")
@@ -172,6 +173,10 @@ class EvalConfig(BaseModel):
         the label and `rerank`, whose "none" is spelled None here and "off" there)."""
         skip = {*INDEX_FIELDS, "name", "description", "rerank", "rerank_depth"}
         return {f: getattr(self, f) for f in type(self).model_fields if f not in skip}
+
+    def request_fields(self) -> dict[str, Any]:
+        """Every SearchRequest field the configuration sets: `search_fields` plus the reranker."""
+        return {**self.search_fields(), "rerank": self.rerank or "off", "rerank_depth": self.rerank_depth}
 
 
 INDEX_FIELDS: tuple[str, ...] = ("chunker", "chunk_size", "summarizer", "embedder", "embed_parts")

@@ -98,6 +98,9 @@ class SearchRequest(BaseModel):
     rerank_weight: float = Field(
         1.0, gt=0.0, le=1.0, description="the reranker's share of the order over the shortlist: 1 orders by the "
         "reranker alone; below 1 blends its score with the fused score (each min-max normalised)")
+    rerank_neighbours: float = Field(
+        0.0, ge=0.0, le=1.0, description="after a reranker: each hit gains this share of the best score among "
+        "its neighbours in the shortlist (the chunks right before and after it in its document)")
     rerank_threshold: float | None = None
     expand_xrefs: bool = True
     expand_definitions: bool = False

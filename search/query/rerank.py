@@ -141,13 +141,34 @@ def _minmax(values: list[float]) -> list[float]:
     return [(v - lo) / (hi - lo) if hi > lo else 0.0 for v in values]
 
 
-def rerank(reranker, query: str, sources: list[dict], first: list[float] | None = None, weight: float = 1.0
-           ) -> tuple[list[tuple[dict, float]], float]:
+NEIGHBOUR_GAP = 5
+"""Characters between two chunks of one document for them to count as neighbours (the chunkers
+leave at most the whitespace between clauses)."""
+
+
+def _neighbours(sources: list[dict]) -> list[list[int]]:
+    """For each source, the shortlist positions of the chunks right before or after it in its
+    document."""
+    out: list[list[int]] = [[] for _ in sources]
+    for i, a in enumerate(sources):
+        for j, b in enumerate(sources):
+            if i != j and a.get("doc_id") == b.get("doc_id") and (
+                    abs(b["char_start"] - a["char_end"]) <= NEIGHBOUR_GAP
+                    or abs(a["char_start"] - b["char_end"]) <= NEIGHBOUR_GAP):
+                out[i].append(j)
+    return out
+
+
+def rerank(reranker, query: str, sources: list[dict], first: list[float] | None = None, weight: float = 1.0,
+           neighbours: float = 0.0) -> tuple[list[tuple[dict, float]], float]:
     """Sources reordered by the reranker's score (ties keep the first-stage order) + seconds taken.
 
     With `weight` below 1 and the first-stage scores `first`, the order is a blend: `weight` x the
     reranker's score plus (1 - `weight`) x the first-stage score, each min-max normalised over the
-    shortlist so that neither scale dominates (an ensemble's members share `weight` equally). The
+    shortlist so that neither scale dominates (an ensemble's members share `weight` equally).
+    With `neighbours` > 0, each source then gains that share of the best blended score among its
+    neighbours in the shortlist (the chunks right before and after it in its document): an answer
+    often runs over adjacent clauses, and a clause next to a likely one is likelier itself. The
     score returned with each source is the reranker's own, whatever the blend.
     """
     start = time.perf_counter()
@@ -163,5 +184,8 @@ def rerank(reranker, query: str, sources: list[dict], first: list[float] | None 
         order_by = [0.0] * len(sources)
     for part in parts:
         order_by = [o + weight / len(parts) * p for o, p in zip(order_by, _minmax(part), strict=True)]
+    if neighbours > 0:
+        order_by = [o + neighbours * max((order_by[j] for j in near), default=0.0)
+                    for o, near in zip(order_by, _neighbours(sources), strict=True)]
     order = sorted(range(len(sources)), key=lambda i: (-order_by[i], i))
     return [(sources[i], scores[i]) for i in order], time.perf_counter() - start

@@ -251,7 +251,7 @@ class SearchService:
         reranker = self.rerankers.get(req.rerank, req.rerank_model or self.settings.rerank_model, plan.meta)
         depth = req.rerank_depth
         ranked, seconds = rerank(reranker, plan.focused or req.query, sources[:depth],
-                                 [score for _, score in fused[:depth]], req.rerank_weight)
+                                 [score for _, score in fused[:depth]], req.rerank_weight, req.rerank_neighbours)
         timings["rerank"] = round(seconds * 1000, 2)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}

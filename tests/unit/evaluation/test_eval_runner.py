@@ -165,3 +165,15 @@ def test_config_fingerprint_tracks_only_index_fields():
     legacy = {"chunker": default.chunker, "chunk_size": default.chunk_size, "summarizer": default.summarizer,
               "embedder": build_key(build_for(default.embedder))}
     assert config_fingerprint(default) == hashlib.sha256(json.dumps(legacy, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def test_request_fields_carry_the_second_stage_to_every_evaluation():
+    """`eval legalbench` and `eval gold --config` build their requests from request_fields: the
+    reranker, its depth, blend weight and neighbour share must reach the SearchRequest."""
+    from search.query.models import SearchRequest
+
+    config = load_config(CONFIG_DIR / "round5" / "rescore.json")
+    req = SearchRequest(query="q", index="i", **config.request_fields())
+    assert (req.rerank, req.rerank_depth, req.rerank_weight, req.rerank_neighbours) == ("e5+clause", 32, 0.7, 0.2)
+    plain = SearchRequest(query="q", index="i", **load_config(CONFIG_DIR / "default.json").request_fields())
+    assert plain.rerank == "off"

@@ -74,3 +74,19 @@ def test_unknown_or_incomplete_rerankers_are_config_errors():
         rerankers.get("e5+cross-encoder")
     with pytest.raises(ConfigError, match="needs the index's metadata"):
         rerankers.get("clause")
+
+
+def test_neighbours_lift_the_chunk_next_to_a_likely_one():
+    # b sits right after a (the best) in doc D; c is as good as b but alone in doc E
+    sources = [
+        {"chunk_id": "a", "doc_id": "D", "char_start": 0, "char_end": 100},
+        {"chunk_id": "c", "doc_id": "E", "char_start": 101, "char_end": 200},
+        {"chunk_id": "b", "doc_id": "D", "char_start": 101, "char_end": 200},
+        {"chunk_id": "d", "doc_id": "D", "char_start": 500, "char_end": 600},
+    ]
+    plain, _ = rerank(Fixed("x", [1.0, 0.5, 0.5, 0.0]), "q", sources, None, 1.0)
+    assert ids(plain) == ["a", "c", "b", "d"]
+    lifted, _ = rerank(Fixed("x", [1.0, 0.5, 0.5, 0.0]), "q", sources, None, 1.0, neighbours=0.2)
+    # a: 1 + .2 x .5 (b); b: .5 + .2 x 1 (a); c: .5 (E has no neighbour); d: 0 (500 is no neighbour)
+    assert ids(lifted) == ["a", "b", "c", "d"]
+    assert [s for _, s in lifted] == [1.0, 0.5, 0.5, 0.0]  # the reranker's own scores
