@@ -594,7 +594,7 @@ def search_options(f):
         click.option("--rerank", type=click.Choice(RERANKERS), default="off", show_default=True,
                      help="Second stage over the fused shortlist: e5 (offline multilingual bi-encoder), clause "
                           "(the index's embedder on the clause alone, without the document summary), e5+clause "
-                          "(both, equal shares) or a cross-encoder you provide with --rerank-model. Blend it "
+                          "(the clause scored by e5 and by the index's embedder, equal shares) or a cross-encoder you provide with --rerank-model. Blend it "
                           "with the fused order through --rerank-weight."),
         click.option("--rerank-model", default=None, help="Local directory (or loadable name) of a CrossEncoder."),
         click.option("--rerank-depth", type=click.IntRange(1, 500), default=None,

@@ -1,7 +1,8 @@
 """Query latency. A benchmark that prints figures, not a test.
 
 Per mode (default): p50 / p95 of the OpenSearch search stage for bm25, knn, hybrid RRF and hybrid
-+ e5 rerank, with plain BM25 as the reference ratio; query embedding reported separately.
++ e5 rerank, with plain BM25 as the reference ratio; query embedding reported separately; then the
+defaults with the second stage of evaluation/configs/round5 (clause alone, and e5+clause).
 
 With --engine (docs/engine.md): the hybrid query with the question embedded in this process
 ("python": our embedder + a `knn` sub-query) against the question embedded INSIDE OpenSearch by the
@@ -41,6 +42,10 @@ CASES = [  # routing off in the plain modes, so each row times one OpenSearch se
     ("hybrid normalization", {"mode": "hybrid", "fusion": "normalization", "routing": "off"}),
     ("hybrid rrf + e5 rerank", {"mode": "hybrid", "fusion": "rrf", "routing": "off", "rerank": "e5"}),
     ("default (norm. + routing auto)", {}),
+    ("default + clause rescoring", {"rerank": "clause", "rerank_depth": 32, "rerank_weight": 0.8,
+                                    "rerank_neighbours": 0.2}),
+    ("default + e5+clause (rescore)", {"rerank": "e5+clause", "rerank_depth": 32, "rerank_weight": 0.8,
+                                       "rerank_neighbours": 0.2}),
 ]
 
 

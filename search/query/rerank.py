@@ -7,7 +7,8 @@
 - "clause": the index's own embedder on the clause alone (heading path and text, without the
   document summary every chunk vector carries). Once routing has chosen the document, the summary
   is the same in all its chunks and only blurs which clause answers.
-- "e5+clause": both, with equal shares.
+- "e5+clause": the clause alone scored by e5 and by the index's embedder, equal shares (one
+  member on an e5 index, where the two are the same).
 
 With `weight` below 1 (`rerank_weight`) the final order blends the rerankers' scores with the fused
 score of the first stage; docs/results.md (round 5) has the measurements.
@@ -24,44 +25,33 @@ from search.errors import ConfigError
 
 
 def passage_text(source: dict) -> str:
+    """What the "e5" rescorer embeds: the document summary, the heading path and the text."""
     parts = [source.get("summary") or "", " > ".join(source.get("heading_path") or []), source.get("text") or ""]
     return "\n".join(p for p in parts if p.strip())
 
 
-class E5Rescorer:
-    name = "e5"
-
-    def __init__(self, embedder, cache=None):
-        self._embedder = embedder
-        self._cache = cache
-
-    def score(self, query: str, sources: list[dict]) -> list[float]:
-        if not sources:
-            return []
-        q = self._embedder.embed_query(query)
-        passages = embed_with_cache(self._embedder, [passage_text(s) for s in sources], self._cache)
-        return [float(x) for x in passages @ q]
-
-
 def clause_text(source: dict) -> str:
-    """What the "clause" rescorer embeds: the heading path and the text, no document summary."""
+    """What the clause rescorers embed: the heading path and the text, no document summary."""
     parts = [" > ".join(source.get("heading_path") or []), source.get("text") or ""]
     return "\n".join(p for p in parts if p.strip())
 
 
-class ClauseRescorer:
-    name = "clause"
+class EmbedderRescorer:
+    """Cosine between the question and one text of each source (`passage_text` or `clause_text`),
+    by a bi-encoder; source embeddings are read from and written to the embedding cache."""
 
-    def __init__(self, embedder, cache=None):
+    def __init__(self, name: str, embedder, text=passage_text, cache=None):
+        self.name = name
         self._embedder = embedder
+        self._text = text
         self._cache = cache
 
     def score(self, query: str, sources: list[dict]) -> list[float]:
         if not sources:
             return []
         q = self._embedder.embed_query(query)
-        clauses = embed_with_cache(self._embedder, [clause_text(s) for s in sources], self._cache)
-        return [float(x) for x in clauses @ q]
+        vectors = embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
+        return [float(x) for x in vectors @ q]
 
 
 class EnsembleRescorer:
@@ -114,25 +104,28 @@ class Rerankers:
     def get(self, name: str, model: str | None = None, meta: dict | None = None):
         """The reranker `name`; "clause" (and "e5+clause") use the embedder that built the index
         whose `_meta` is `meta`."""
-        parts = name.split("+")
-        if name != "cross-encoder" and not (parts and set(parts) <= {"e5", "clause"} and len(set(parts)) == len(parts)):
+        if name not in ("e5", "clause", "e5+clause", "cross-encoder"):
             raise ConfigError(f"unknown reranker {name!r}; choose e5, clause, e5+clause or cross-encoder")
         build = None
-        if "clause" in parts:
+        if "clause" in name:
             if meta is None:
                 raise ConfigError("the clause rescorer needs the index's metadata (its embedder)")
             build = self._embedders.for_index(meta)
         key = (name, model if build is None else build.cache_key)
         if key not in self._loaded:
-            members = []
-            for part in parts:
-                if part == "e5":
-                    members.append(E5Rescorer(self._embedders.get("e5"), self._cache))
-                elif part == "clause":
-                    members.append(ClauseRescorer(build, self._cache))
-                else:
-                    members.append(CrossEncoderReranker(model))
-            self._loaded[key] = members[0] if len(members) == 1 else EnsembleRescorer(members)
+            if name == "e5":
+                loaded = EmbedderRescorer("e5", self._embedders.get("e5"), passage_text, self._cache)
+            elif name == "clause":
+                loaded = EmbedderRescorer("clause", build, clause_text, self._cache)
+            elif name == "e5+clause":
+                e5 = self._embedders.get("e5")
+                members = [EmbedderRescorer("e5-clause", e5, clause_text, self._cache)]
+                if build.cache_key != e5.cache_key:  # on an e5 index both members would be the same
+                    members.append(EmbedderRescorer("clause", build, clause_text, self._cache))
+                loaded = members[0] if len(members) == 1 else EnsembleRescorer(members)
+            else:
+                loaded = CrossEncoderReranker(model)
+            self._loaded[key] = loaded
         return self._loaded[key]
 
 

@@ -240,13 +240,21 @@ class SearchService:
         return apply_routing_prior(ranked, plan.routed, plan.prior)
 
     def second_stage(self, req: SearchRequest, plan: SearchPlan, fused: list[tuple[dict, float]],
-                     timings: dict[str, float]) -> tuple[list[dict], dict[str, float], str | None]:
+                     timings: dict[str, float], warnings: list[str] | None = None
+                     ) -> tuple[list[dict], dict[str, float], str | None]:
         """The fused list after the request's reranker (if any): the sources in their final order,
         the reranker's score by chunk_id, and why nothing is left when the threshold dropped all.
         The reranker reads what was searched inside a named document (`plan.focused`) when the
-        plan focused the question, else the question."""
+        plan focused the question, else the question. A question that cites a section or clause
+        of ours keeps the first stage's order (its identifier list found the cited text; a
+        reranker reading meaning only would move it down), with a note in `warnings`."""
         sources = [source for source, _ in fused]
         if req.rerank == "off" or not sources:
+            return sources, {}, None
+        cited = [f"{r.kind} {r.label}" for r in plan.refs if not r.external]
+        if cited:
+            if warnings is not None:
+                warnings.append(f"the question cites {', '.join(cited)}: the reranker left the first-stage order")
             return sources, {}, None
         reranker = self.rerankers.get(req.rerank, req.rerank_model or self.settings.rerank_model, plan.meta)
         depth = req.rerank_depth
@@ -269,7 +277,8 @@ class SearchService:
         t = time.perf_counter()
         fused = self.run(plan)
         timings["search"] = _ms(t)
-        sources, scores, reason = self.second_stage(req, plan, fused, timings)
+        notes: list[str] = []
+        sources, scores, reason = self.second_stage(req, plan, fused, timings, notes)
         sources = sources[: req.k]
         if not sources and reason is None:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
@@ -287,7 +296,7 @@ class SearchService:
             query=req.query, hits=hits, not_found=not hits, not_found_reason=reason if not hits else None,
             identifiers=[f"{r.kind} {r.label}" + (" (external)" if r.external else "") for r in plan.refs],
             routed_docs=list(plan.routed), unfollowed_refs=expansion.unfollowed,
-            mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=list(plan.warnings),
+            mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=[*plan.warnings, *notes],
             pipeline=plan.pipeline[0] if plan.pipeline else None,
             rerank=None if req.rerank == "off" else req.rerank,
         )

@@ -203,6 +203,16 @@ def test_blended_rerank_reorders_the_same_shortlist_with_the_reranker_score(serv
     assert all(h.score == pytest.approx(by_id[h.chunk_id]) for h in blend.hits)
 
 
+def test_a_question_citing_a_clause_keeps_the_first_stage_order_under_a_reranker(service, sample_index):
+    question = "What is the liability cap in clause 14.3?"
+    plain = ask(service, sample_index[0], question, k=5, expand_xrefs=False, candidates=32)  # the same shortlist
+    reranked = ask(service, sample_index[0], question, k=5, expand_xrefs=False, rerank="e5+clause",
+                   rerank_weight=0.8, rerank_depth=32)
+    assert [h.chunk_id for h in reranked.hits] == [h.chunk_id for h in plain.hits]
+    assert reranked.hits[0].section == "14.3" and "rerank" not in reranked.timings_ms
+    assert any("cites clause 14.3" in w and "first-stage order" in w for w in reranked.warnings)
+
+
 def test_retrieval_log_record(settings, store, embedders, sample_index, index_name):
     from search.query.service import SearchService
 

@@ -174,6 +174,6 @@ def test_request_fields_carry_the_second_stage_to_every_evaluation():
 
     config = load_config(CONFIG_DIR / "round5" / "rescore.json")
     req = SearchRequest(query="q", index="i", **config.request_fields())
-    assert (req.rerank, req.rerank_depth, req.rerank_weight, req.rerank_neighbours) == ("e5+clause", 32, 0.7, 0.2)
+    assert (req.rerank, req.rerank_depth, req.rerank_weight, req.rerank_neighbours) == ("e5+clause", 32, 0.8, 0.2)
     plain = SearchRequest(query="q", index="i", **load_config(CONFIG_DIR / "default.json").request_fields())
     assert plain.rerank == "off"
