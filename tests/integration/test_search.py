@@ -179,7 +179,7 @@ def test_clause_rescorer_reads_the_clause_without_the_summary(service, embedders
 
     index = sample_index[0]
     response = ask(service, index, "how much notice must the landlord give", rerank="clause", rerank_depth=10, k=10,
-                   expand_xrefs=False)
+                   expand_xrefs=False, doc_ids=("housing-act-1988",))
     scores = [h.score for h in response.hits]
     assert response.rerank == "clause" and scores == sorted(scores, reverse=True)
     embedder = embedders.for_index(service.index_meta(index))
@@ -192,11 +192,12 @@ def test_clause_rescorer_reads_the_clause_without_the_summary(service, embedders
 def test_blended_rerank_reorders_the_same_shortlist_with_the_reranker_score(service, sample_index):
     """A blend (weight < 1) reorders the same shortlist, and each hit shows the reranker's own score
     (the blend arithmetic is tested in tests/unit/query/test_rerank.py)."""
-    index, query = sample_index[0], "termination for breach and the notice required"
-    alone = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False)
+    index, query, one = sample_index[0], "termination for breach and the notice required", ("msa-acme-northwind",)
+    alone = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False, doc_ids=one)
     blend = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False,
-                rerank_weight=0.5)
-    fused = ask(service, index, query, k=10, expand_xrefs=False)
+                rerank_weight=0.5, doc_ids=one)
+    fused = ask(service, index, query, k=10, expand_xrefs=False, doc_ids=one)
+    assert blend.timings_ms["rerank"] > 0 and not blend.warnings
     ids = [h.chunk_id for h in blend.hits]
     assert sorted(ids) == sorted(h.chunk_id for h in alone.hits) == sorted(h.chunk_id for h in fused.hits)
     by_id = {h.chunk_id: h.score for h in alone.hits}
@@ -211,6 +212,20 @@ def test_a_question_citing_a_clause_keeps_the_first_stage_order_under_a_reranker
     assert [h.chunk_id for h in reranked.hits] == [h.chunk_id for h in plain.hits]
     assert reranked.hits[0].section == "14.3" and "rerank" not in reranked.timings_ms
     assert any("cites clause 14.3" in w and "first-stage order" in w for w in reranked.warnings)
+
+
+def test_clause_rescorers_leave_a_shortlist_of_several_documents_alone(service, sample_index):
+    """The clause alone says nothing of which document it is in: across documents the clause
+    rescorers keep the first-stage order and say so; the e5 passage rescorer (summary included)
+    still reorders."""
+    index, query = sample_index[0], "termination for breach and the notice required"
+    fused = ask(service, index, query, k=10, expand_xrefs=False, candidates=32, routing="off")
+    assert len({h.doc_id for h in fused.hits}) > 1
+    clause = ask(service, index, query, k=10, expand_xrefs=False, rerank="clause", rerank_depth=32, routing="off")
+    assert [h.chunk_id for h in clause.hits] == [h.chunk_id for h in fused.hits]
+    assert any("several documents" in w for w in clause.warnings) and "rerank" not in clause.timings_ms
+    e5 = ask(service, index, query, k=10, expand_xrefs=False, rerank="e5", rerank_depth=32, routing="off")
+    assert e5.timings_ms["rerank"] > 0 and not any("several documents" in w for w in e5.warnings)
 
 
 def test_retrieval_log_record(settings, store, embedders, sample_index, index_name):
