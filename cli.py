@@ -347,6 +347,32 @@ def index_list(client, as_json: bool) -> None:
                    f"embedder={r['embedder']} chunker={r['chunker']} summarizer={r['summarizer']}")
 
 
+@index.command("warm-rerank")
+@index_option
+@click.option("--rerank", type=click.Choice(["e5", "clause", "e5+clause"]), default="e5+clause", show_default=True,
+              help="The bi-encoder reranker whose chunk embeddings to compute.")
+@json_option
+@click.pass_obj
+def index_warm_rerank(client, index: str | None, rerank: str, as_json: bool) -> None:
+    """Embed every chunk of an index for a reranker ahead of the questions (idempotent).
+
+    The second stage (`search --rerank e5+clause ...`) embeds the clauses of the shortlist at
+    question time and keeps them in the local embedding cache; on a 2-core CPU a first question on
+    a long contract waits seconds for e5 (docs/results.md, round 5). Run this once after an
+    ingest and every question finds its clauses embedded. Re-runs embed only what is new.
+
+    Example:
+
+        legalsearch index warm-rerank --index contracts --rerank e5+clause
+    """
+    result = client.warm_rerank(index, rerank=rerank, progress=not as_json)
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"{result['chunks']} chunks embedded or found in the cache for --rerank {rerank} "
+               f"in {result['seconds']:.1f} s")
+
+
 @index.command("info")
 @index_option
 @json_option

@@ -218,6 +218,16 @@ class LegalSearch:
         req = question if isinstance(question, SearchRequest) else self.request(question, **options)
         return self.service.context(req, budget, attach=attach)
 
+    def warm_rerank(self, index: str | None = None, *, rerank: str = "e5+clause", progress: bool = False) -> dict:
+        """Embed every chunk of an index for a bi-encoder reranker (e5, clause, e5+clause) into the
+        local embedding cache, so that the first question on a long contract does not wait for its
+        clauses to be embedded (idempotent). Returns {"chunks": n, "seconds": s}.
+
+        Raises:
+            ConfigError: a reranker that is not a bi-encoder (cross-encoder, off) or unknown.
+        """
+        return self.service.warm_rerank(self._index(index), rerank, progress=progress)
+
     def explain(self, question: str | SearchRequest, *, depth: int = 100, **options: Any) -> dict:
         """Each hit's rank in the BM25, k-NN and identifier lists and its fused score, for the
         same plan `search` would run."""

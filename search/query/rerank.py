@@ -53,6 +53,10 @@ class EmbedderRescorer:
         vectors = embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
         return [float(x) for x in vectors @ q]
 
+    def warm(self, sources: list[dict]) -> None:
+        """Embed the sources' texts into the cache ahead of the first question."""
+        embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
+
 
 class EnsembleRescorer:
     """Several rescorers with equal shares: each one's scores are min-max normalised over the
@@ -61,6 +65,10 @@ class EnsembleRescorer:
     def __init__(self, members: list):
         self.members = members
         self.name = "+".join(m.name for m in members)
+
+    def warm(self, sources: list[dict]) -> None:
+        for member in self.members:
+            member.warm(sources)
 
     def parts(self, query: str, sources: list[dict]) -> list[list[float]]:
         return [m.score(query, sources) for m in self.members]

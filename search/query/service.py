@@ -9,6 +9,7 @@ through it, so they cannot drift apart.
 from __future__ import annotations
 
 import logging
+import sys
 import time
 
 from search.config import Settings
@@ -275,6 +276,25 @@ class SearchService:
             if not sources:
                 reason = f"all candidates scored below the rerank threshold {req.rerank_threshold}"
         return sources, scores, reason
+
+    def warm_rerank(self, index: str, name: str, progress: bool = False, batch: int = 64) -> dict[str, float]:
+        """Embed every chunk of `index` for the bi-encoder reranker `name` (e5, clause, e5+clause)
+        into the embedding cache, so that the first question on a long contract does not wait for
+        its clauses to be embedded. Idempotent: cached texts are not embedded again."""
+        if name in ("off", "cross-encoder"):
+            raise ConfigError(f"only the bi-encoder rerankers (e5, clause, e5+clause) can be warmed, not {name!r}")
+        reranker = self.rerankers.get(name, None, self.index_meta(index))
+        start = time.perf_counter()
+        fields = ["chunk_id", "doc_id", "summary", "heading_path", "text"]
+        sources = [h["_source"] for h in self.store.scan(index, {"match_all": {}}, fields)]
+        from tqdm import tqdm
+
+        with tqdm(total=len(sources), desc=f"warming {name}", unit="chunk", file=sys.stderr,
+                  disable=not progress) as bar:
+            for at in range(0, len(sources), batch):
+                reranker.warm(sources[at:at + batch])
+                bar.update(len(sources[at:at + batch]))
+        return {"chunks": len(sources), "seconds": round(time.perf_counter() - start, 2)}
 
     def search(self, req: SearchRequest, write_log: bool | None = None) -> SearchResponse:
         t_start = time.perf_counter()

@@ -228,6 +228,26 @@ def test_clause_rescorers_leave_a_shortlist_of_several_documents_alone(service, 
     assert e5.timings_ms["rerank"] > 0 and not any("several documents" in w for w in e5.warnings)
 
 
+def test_warm_rerank_embeds_every_chunk_into_an_empty_cache(settings, store, embedders, sample_index, tmp_path):
+    from search.embed.cache import text_key
+    from search.errors import ConfigError
+    from search.query.rerank import clause_text
+    from search.query.service import SearchService
+
+    service = SearchService(settings.model_copy(update={"log_searches": False, "cache_dir": tmp_path}), store, embedders)
+    index = sample_index[0]
+    embedder = embedders.for_index(service.index_meta(index))
+    sources = [h["_source"] for h in store.scan(index, {"match_all": {}}, ["heading_path", "text"])]
+    keys = list({text_key(clause_text(s)) for s in sources})
+    cache = service.rerankers._cache
+    assert not cache.get_many(embedder.cache_key, keys)  # empty before
+    result = service.warm_rerank(index, "clause")
+    assert result["chunks"] == len(sources) > 100
+    assert set(cache.get_many(embedder.cache_key, keys)) == set(keys)
+    with pytest.raises(ConfigError, match="bi-encoder"):
+        service.warm_rerank(index, "cross-encoder")
+
+
 def test_retrieval_log_record(settings, store, embedders, sample_index, index_name):
     from search.query.service import SearchService
 
