@@ -161,7 +161,7 @@ def _neighbours(sources: list[dict]) -> list[list[int]]:
 
 
 def rerank(reranker, query: str, sources: list[dict], first: list[float] | None = None, weight: float = 1.0,
-           neighbours: float = 0.0, within_documents: bool = False) -> tuple[list[tuple[dict, float]], float]:
+           neighbours: float = 0.0) -> tuple[list[tuple[dict, float]], float]:
     """Sources reordered by the reranker's score (ties keep the first-stage order) + seconds taken.
 
     With `weight` below 1 and the first-stage scores `first`, the order is a blend: `weight` x the
@@ -169,10 +169,8 @@ def rerank(reranker, query: str, sources: list[dict], first: list[float] | None 
     shortlist so that neither scale dominates (an ensemble's members share `weight` equally).
     With `neighbours` > 0, each source then gains that share of the best blended score among its
     neighbours in the shortlist (the chunks right before and after it in its document): an answer
-    often runs over adjacent clauses, and a clause next to a likely one is likelier itself. With
-    `within_documents`, each document keeps the places its chunks held in the shortlist and only
-    its own chunks trade places among them (what a clause alone cannot judge is which document it
-    belongs to). The score returned with each source is the reranker's own, whatever the blend.
+    often runs over adjacent clauses, and a clause next to a likely one is likelier itself. The
+    score returned with each source is the reranker's own, whatever the blend.
     """
     start = time.perf_counter()
     parts = reranker.parts(query, sources) if hasattr(reranker, "parts") else [reranker.score(query, sources)]
@@ -190,14 +188,5 @@ def rerank(reranker, query: str, sources: list[dict], first: list[float] | None 
     if neighbours > 0:
         order_by = [o + neighbours * max((order_by[j] for j in near), default=0.0)
                     for o, near in zip(order_by, _neighbours(sources), strict=True)]
-    if within_documents:
-        places: dict[str, list[int]] = {}
-        for i, source in enumerate(sources):
-            places.setdefault(source.get("doc_id"), []).append(i)
-        order = [0] * len(sources)
-        for held in places.values():
-            for place, i in zip(held, sorted(held, key=lambda i: (-order_by[i], i)), strict=True):
-                order[place] = i
-    else:
-        order = sorted(range(len(sources)), key=lambda i: (-order_by[i], i))
+    order = sorted(range(len(sources)), key=lambda i: (-order_by[i], i))
     return [(sources[i], scores[i]) for i in order], time.perf_counter() - start

@@ -248,23 +248,25 @@ class SearchService:
         The reranker reads what was searched inside a named document (`plan.focused`) when the
         plan focused the question, else the question. The first stage's order is kept, with a note
         in `warnings`, when the question cites a section or clause of ours (its identifier list
-        found the cited text; a reranker reading meaning only would move it down). The clause
-        rescorers reorder each document's chunks among the places the first stage gave that
-        document: the clause alone says nothing of which document it is in (round-2 gold set:
-        access-control hit@10 100 -> 20 when they reordered across documents)."""
+        found the cited text; a reranker reading meaning only would move it down), and for the
+        clause rescorers when the shortlist spans several documents: the clause alone says nothing
+        of which document it is in (round-2 gold set: access-control hit@10 100 -> 20 without this
+        rule), so they only choose between the clauses of one document."""
         sources = [source for source, _ in fused]
         if req.rerank == "off" or not sources:
             return sources, {}, None
         depth = req.rerank_depth
         cited = [f"{r.kind} {r.label}" for r in plan.refs if not r.external]
-        if cited:
+        why_not = f"the question cites {', '.join(cited)}" if cited else None
+        if why_not is None and "clause" in req.rerank and len({s["doc_id"] for s in sources[:depth]}) > 1:
+            why_not = "the shortlist spans several documents (the clause rescorers read no document summary)"
+        if why_not:
             if warnings is not None:
-                warnings.append(f"the question cites {', '.join(cited)}: the reranker left the first-stage order")
+                warnings.append(f"{why_not}: the reranker left the first-stage order")
             return sources, {}, None
         reranker = self.rerankers.get(req.rerank, req.rerank_model or self.settings.rerank_model, plan.meta)
         ranked, seconds = rerank(reranker, plan.focused or req.query, sources[:depth],
-                                 [score for _, score in fused[:depth]], req.rerank_weight, req.rerank_neighbours,
-                                 within_documents="clause" in req.rerank)
+                                 [score for _, score in fused[:depth]], req.rerank_weight, req.rerank_neighbours)
         timings["rerank"] = round(seconds * 1000, 2)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}

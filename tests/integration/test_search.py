@@ -214,20 +214,18 @@ def test_a_question_citing_a_clause_keeps_the_first_stage_order_under_a_reranker
     assert any("cites clause 14.3" in w and "first-stage order" in w for w in reranked.warnings)
 
 
-def test_clause_rescorers_keep_each_documents_places_in_a_shortlist_of_several(service, sample_index):
+def test_clause_rescorers_leave_a_shortlist_of_several_documents_alone(service, sample_index):
     """The clause alone says nothing of which document it is in: across documents the clause
-    rescorers leave each document the places the first stage gave it and reorder its chunks
-    among them; the e5 passage rescorer (summary included) may reorder across documents."""
+    rescorers keep the first-stage order and say so; the e5 passage rescorer (summary included)
+    still reorders."""
     index, query = sample_index[0], "termination for breach and the notice required"
-    fused = ask(service, index, query, k=20, expand_xrefs=False, candidates=20, routing="off")
+    fused = ask(service, index, query, k=10, expand_xrefs=False, candidates=32, routing="off")
     assert len({h.doc_id for h in fused.hits}) > 1
-    clause = ask(service, index, query, k=20, expand_xrefs=False, rerank="clause", rerank_depth=20, routing="off")
-    assert clause.timings_ms["rerank"] > 0
-    assert [h.doc_id for h in clause.hits] == [h.doc_id for h in fused.hits]
-    assert sorted(h.chunk_id for h in clause.hits) == sorted(h.chunk_id for h in fused.hits)
-    for doc in {h.doc_id for h in clause.hits}:
-        mine = [h.score for h in clause.hits if h.doc_id == doc]
-        assert mine == sorted(mine, reverse=True), doc
+    clause = ask(service, index, query, k=10, expand_xrefs=False, rerank="clause", rerank_depth=32, routing="off")
+    assert [h.chunk_id for h in clause.hits] == [h.chunk_id for h in fused.hits]
+    assert any("several documents" in w for w in clause.warnings) and "rerank" not in clause.timings_ms
+    e5 = ask(service, index, query, k=10, expand_xrefs=False, rerank="e5", rerank_depth=32, routing="off")
+    assert e5.timings_ms["rerank"] > 0 and not any("several documents" in w for w in e5.warnings)
 
 
 def test_warm_rerank_embeds_every_chunk_into_an_empty_cache(settings, store, embedders, sample_index, tmp_path):

@@ -90,14 +90,3 @@ def test_neighbours_lift_the_chunk_next_to_a_likely_one():
     # a: 1 + .2 x .5 (b); b: .5 + .2 x 1 (a); c: .5 (E has no neighbour); d: 0 (500 is no neighbour)
     assert ids(lifted) == ["a", "b", "c", "d"]
     assert [s for _, s in lifted] == [1.0, 0.5, 0.5, 0.0]  # the reranker's own scores
-
-
-def test_within_documents_each_document_keeps_its_places():
-    # first stage: a1 b1 a2 b2 (documents A and B interleaved); the reranker prefers a2 and b2,
-    # and would put B's chunks first overall
-    sources = [{"chunk_id": c, "doc_id": c[0].upper()} for c in ("a1", "b1", "a2", "b2")]
-    scorer = Fixed("x", [0.1, 0.5, 0.4, 1.0])
-    across, _ = rerank(scorer, "q", sources, None, 1.0)
-    assert ids(across) == ["b2", "b1", "a2", "a1"]
-    within, _ = rerank(scorer, "q", sources, None, 1.0, within_documents=True)
-    assert ids(within) == ["a2", "b2", "a1", "b1"]  # A keeps places 1 and 3, B places 2 and 4
