@@ -106,8 +106,10 @@ def needs_vector(req: SearchRequest) -> bool:
 def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
     """How many fused candidates to fetch: k, or more when a reranker or a caller wants a deeper
     list, or when the routing prior re-sorts them (twice k, so a lower-fused chunk of the best
-    document can move up into the top k)."""
-    return max(req.k, req.candidates or 0, req.rerank_depth if req.rerank != "off" else 0,
+    document can move up into the top k). A reranker's shortlist is the top half of the fused list
+    (twice its depth): the top of a longer fused list is steadier, and then the shortlist is the
+    same whatever k asks for (59 of 60 LegalBench questions at k = 10 against k = 64, round 5)."""
+    return max(req.k, req.candidates or 0, 2 * req.rerank_depth if req.rerank != "off" else 0,
                min(2 * req.k, 400) if prior else 0)
 
 

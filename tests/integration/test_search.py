@@ -196,7 +196,7 @@ def test_blended_rerank_reorders_the_same_shortlist_with_the_reranker_score(serv
     alone = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False, doc_ids=one)
     blend = ask(service, index, query, rerank="e5+clause", rerank_depth=10, k=10, expand_xrefs=False,
                 rerank_weight=0.5, doc_ids=one)
-    fused = ask(service, index, query, k=10, expand_xrefs=False, doc_ids=one)
+    fused = ask(service, index, query, k=10, expand_xrefs=False, doc_ids=one, candidates=20)
     assert blend.timings_ms["rerank"] > 0 and not blend.warnings
     ids = [h.chunk_id for h in blend.hits]
     assert sorted(ids) == sorted(h.chunk_id for h in alone.hits) == sorted(h.chunk_id for h in fused.hits)
@@ -206,7 +206,7 @@ def test_blended_rerank_reorders_the_same_shortlist_with_the_reranker_score(serv
 
 def test_a_question_citing_a_clause_keeps_the_first_stage_order_under_a_reranker(service, sample_index):
     question = "What is the liability cap in clause 14.3?"
-    plain = ask(service, sample_index[0], question, k=5, expand_xrefs=False, candidates=32)  # the same shortlist
+    plain = ask(service, sample_index[0], question, k=5, expand_xrefs=False, candidates=64)  # the same fused list
     reranked = ask(service, sample_index[0], question, k=5, expand_xrefs=False, rerank="e5+clause",
                    rerank_weight=0.8, rerank_depth=32)
     assert [h.chunk_id for h in reranked.hits] == [h.chunk_id for h in plain.hits]
@@ -219,7 +219,7 @@ def test_clause_rescorers_leave_a_shortlist_of_several_documents_alone(service, 
     rescorers keep the first-stage order and say so; the e5 passage rescorer (summary included)
     still reorders."""
     index, query = sample_index[0], "termination for breach and the notice required"
-    fused = ask(service, index, query, k=10, expand_xrefs=False, candidates=32, routing="off")
+    fused = ask(service, index, query, k=10, expand_xrefs=False, candidates=64, routing="off")
     assert len({h.doc_id for h in fused.hits}) > 1
     clause = ask(service, index, query, k=10, expand_xrefs=False, rerank="clause", rerank_depth=32, routing="off")
     assert [h.chunk_id for h in clause.hits] == [h.chunk_id for h in fused.hits]
