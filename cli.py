@@ -18,7 +18,7 @@ import click
 from search import __version__
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
-from search.query.models import EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
+from search.query.models import BI_ENCODER_RERANKERS, EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
 
 
 class _LazyChoice(click.Choice):
@@ -349,7 +349,7 @@ def index_list(client, as_json: bool) -> None:
 
 @index.command("warm-rerank")
 @index_option
-@click.option("--rerank", type=click.Choice(["e5", "clause", "e5+clause"]), default="e5+clause", show_default=True,
+@click.option("--rerank", type=click.Choice(BI_ENCODER_RERANKERS), default="e5+clause", show_default=True,
               help="The bi-encoder reranker whose chunk embeddings to compute.")
 @json_option
 @click.pass_obj

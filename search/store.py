@@ -506,10 +506,11 @@ class Store:
         )
         yield from hits
 
-    def stream(self, index: str, query: dict, size: int = 500) -> Iterator[list[dict]]:
-        """Every hit of `query` (with `_id`, `_routing`, `_source`), `size` at a time, without
-        holding them all in memory (a copy of a large index)."""
-        hits = helpers.scan(self.client, index=index, query={"query": query}, size=size, preserve_order=False)
+    def stream(self, index: str, query: dict, size: int = 500, source: list[str] | bool = True) -> Iterator[list[dict]]:
+        """Every hit of `query` (with `_id`, `_routing`, `_source`: all of it, or the `source`
+        fields), `size` at a time, without holding them all in memory (a copy of a large index)."""
+        hits = helpers.scan(self.client, index=index, query={"query": query, "_source": source}, size=size,
+                            preserve_order=False)
         while True:
             page = self._call(f"scan {index}", lambda: list(itertools.islice(hits, size)))
             if not page:

@@ -22,6 +22,8 @@ MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 ROUTINGS: tuple[str, ...] = get_args(Routing)
 RERANKERS: tuple[str, ...] = get_args(Rerank)
+BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
+"""The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]

@@ -22,6 +22,7 @@ import numpy as np
 
 from search.embed.cache import embed_with_cache
 from search.errors import ConfigError
+from search.query.models import BI_ENCODER_RERANKERS
 
 
 def passage_text(source: dict) -> str:
@@ -46,16 +47,15 @@ class EmbedderRescorer:
         self._text = text
         self._cache = cache
 
+    def warm(self, sources: list[dict]) -> np.ndarray:
+        """The sources' text embeddings, read from the cache or embedded into it (ahead of the
+        first question, for `legalsearch index warm-rerank`)."""
+        return embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
+
     def score(self, query: str, sources: list[dict]) -> list[float]:
         if not sources:
             return []
-        q = self._embedder.embed_query(query)
-        vectors = embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
-        return [float(x) for x in vectors @ q]
-
-    def warm(self, sources: list[dict]) -> None:
-        """Embed the sources' texts into the cache ahead of the first question."""
-        embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
+        return [float(x) for x in self.warm(sources) @ self._embedder.embed_query(query)]
 
 
 class EnsembleRescorer:
@@ -74,7 +74,17 @@ class EnsembleRescorer:
         return [m.score(query, sources) for m in self.members]
 
     def score(self, query: str, sources: list[dict]) -> list[float]:
-        return [float(np.mean(column)) for column in zip(*self.parts(query, sources), strict=True)] if sources else []
+        return _mean(self.parts(query, sources)) if sources else []
+
+
+def _parts(reranker, query: str, sources: list[dict]) -> list[list[float]]:
+    """One list of scores per rescorer: an ensemble's members, or the reranker alone."""
+    return reranker.parts(query, sources) if isinstance(reranker, EnsembleRescorer) else [reranker.score(query, sources)]
+
+
+def _mean(parts: list[list[float]]) -> list[float]:
+    """Per source, the mean of the rescorers' raw scores (the score a hit shows)."""
+    return [float(np.mean(column)) for column in zip(*parts, strict=True)]
 
 
 class CrossEncoderReranker:
@@ -112,8 +122,8 @@ class Rerankers:
     def get(self, name: str, model: str | None = None, meta: dict | None = None):
         """The reranker `name`; "clause" (and "e5+clause") use the embedder that built the index
         whose `_meta` is `meta`."""
-        if name not in ("e5", "clause", "e5+clause", "cross-encoder"):
-            raise ConfigError(f"unknown reranker {name!r}; choose e5, clause, e5+clause or cross-encoder")
+        if name not in (*BI_ENCODER_RERANKERS, "cross-encoder"):
+            raise ConfigError(f"unknown reranker {name!r}; choose {', '.join(BI_ENCODER_RERANKERS)} or cross-encoder")
         build = None
         if "clause" in name:
             if meta is None:
@@ -173,10 +183,10 @@ def rerank(reranker, query: str, sources: list[dict], first: list[float] | None 
     score returned with each source is the reranker's own, whatever the blend.
     """
     start = time.perf_counter()
-    parts = reranker.parts(query, sources) if hasattr(reranker, "parts") else [reranker.score(query, sources)]
-    scores = [float(np.mean(column)) for column in zip(*parts, strict=True)] if len(parts) > 1 else parts[0]
     if not sources:
         return [], time.perf_counter() - start
+    parts = _parts(reranker, query, sources)
+    scores = _mean(parts) if len(parts) > 1 else parts[0]
     if weight < 1.0 and first is not None:
         if len(first) != len(sources):
             raise ValueError(f"{len(first)} first-stage scores for {len(sources)} sources")

@@ -28,7 +28,7 @@ from search.query.fusion import (
 )
 from search.query.identifiers import parse_identifiers
 from search.query.log import RetrievalLog
-from search.query.models import Filters, Hit, SearchRequest, SearchResponse
+from search.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchRequest, SearchResponse
 from search.query.plan import (
     MAX_QUERY_REFS,
     SearchPlan,
@@ -280,21 +280,24 @@ class SearchService:
     def warm_rerank(self, index: str, name: str, progress: bool = False, batch: int = 64) -> dict[str, float]:
         """Embed every chunk of `index` for the bi-encoder reranker `name` (e5, clause, e5+clause)
         into the embedding cache, so that the first question on a long contract does not wait for
-        its clauses to be embedded. Idempotent: cached texts are not embedded again."""
-        if name in ("off", "cross-encoder"):
-            raise ConfigError(f"only the bi-encoder rerankers (e5, clause, e5+clause) can be warmed, not {name!r}")
+        its clauses to be embedded. Idempotent: cached texts are not embedded again. The chunks
+        are read `batch` at a time (a large index is never held in memory)."""
+        if name not in BI_ENCODER_RERANKERS:
+            raise ConfigError(f"only the bi-encoder rerankers ({', '.join(BI_ENCODER_RERANKERS)}) can be warmed, "
+                              f"not {name!r}")
         reranker = self.rerankers.get(name, None, self.index_meta(index))
         start = time.perf_counter()
         fields = ["chunk_id", "doc_id", "summary", "heading_path", "text"]
-        sources = [h["_source"] for h in self.store.scan(index, {"match_all": {}}, fields)]
+        done = 0
         from tqdm import tqdm
 
-        with tqdm(total=len(sources), desc=f"warming {name}", unit="chunk", file=sys.stderr,
+        with tqdm(total=self.store.count(index), desc=f"warming {name}", unit="chunk", file=sys.stderr,
                   disable=not progress) as bar:
-            for at in range(0, len(sources), batch):
-                reranker.warm(sources[at:at + batch])
-                bar.update(len(sources[at:at + batch]))
-        return {"chunks": len(sources), "seconds": round(time.perf_counter() - start, 2)}
+            for page in self.store.stream(index, {"match_all": {}}, batch, fields):
+                reranker.warm([h["_source"] for h in page])
+                done += len(page)
+                bar.update(len(page))
+        return {"chunks": done, "seconds": round(time.perf_counter() - start, 2)}
 
     def search(self, req: SearchRequest, write_log: bool | None = None) -> SearchResponse:
         t_start = time.perf_counter()
