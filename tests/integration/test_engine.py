@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import itertools
 import json
+import time
 import uuid
 from datetime import date
 
@@ -213,7 +214,17 @@ def test_bad_input_gives_a_clear_error_to_any_client_and_to_our_cli(raw, store, 
     raw.transport.perform_request("POST", f"/_plugins/_ml/models/{model}/_undeploy")
     assert raw.transport.perform_request("GET", f"/_plugins/_ml/models/{model}")["model_state"] == "UNDEPLOYED"
     assert ids(template("Can a landlord end a tenancy without giving a reason?")) == before
-    assert raw.transport.perform_request("GET", f"/_plugins/_ml/models/{model}")["model_state"] == "DEPLOYED"
+    # the deploy task writes the model's state to .plugins-ml-model after the answer, asynchronously
+    assert wait_for_state(raw, model, "DEPLOYED", seconds=30) == "DEPLOYED"
+
+
+def wait_for_state(raw, model: str, wanted: str, seconds: float) -> str | None:
+    deadline = time.monotonic() + seconds
+    while True:
+        state = raw.transport.perform_request("GET", f"/_plugins/_ml/models/{model}").get("model_state")
+        if state == wanted or time.monotonic() > deadline:
+            return state
+        time.sleep(0.5)
 
 
 def test_a_reader_under_dls_runs_the_bool_template_and_the_engine_enforces_the_acl(settings, opensearch_url, raw,
