@@ -614,6 +614,14 @@ def search_options(f):
                      help="When the question names one document ('Consider Seeed's NDA; does it allow copies?'), "
                           "search inside it without the clause that names it ('does it allow copies?'). Default "
                           "on (measured: docs/results.md, round 4)."),
+        click.option("--routing-languages/--no-routing-languages", "routing_languages", default=None,
+                     help="In a corpus of several languages, rank documents by BM25 within each language (their "
+                          "scores are not comparable across languages) and by k-NN across them. Default on "
+                          "(measured: docs/results.md, round 6)."),
+        click.option("--current-prior", type=float, default=None,
+                     help="With no --as-of: taken off the fused score of a chunk whose text is not in force today "
+                          "(superseded, or not yet in force), so today's text of a section ranks first; the other "
+                          "versions are still found, and a warning names them. Default 0.5; 0 turns it off."),
         click.option("--title-weight", type=float, default=None,
                      help="Share of the clause-title list: the question's topic ('which law governs it') matched "
                           "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),
@@ -640,6 +648,10 @@ def search_options(f):
                      help="Also fetch the definitions of terms the hits use."),
         click.option("--xref-limit", "expand_limit", type=int, default=None,
                      help="At most N clauses added after each hit by --xrefs / --definitions."),
+        click.option("--xrefs-at", "expand_placement", type=click.Choice(["end", "inline"]), default="end",
+                     show_default=True,
+                     help="Where the added clauses go: after the k retrieved hits (the first k places stay the "
+                          "ranking; each added clause's via names the hit that cites it) or right after that hit."),
         click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
                      help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
                           "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
@@ -687,7 +699,8 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
     """Search: hybrid BM25 + k-NN fused inside OpenSearch, with filters applied inside every
     sub-query.
 
-    Hits come with citations; clauses that a hit points to follow it (via xref:<chunk_id>).
+    Hits come with citations; the clauses the hits point to follow the retrieved hits (via
+    xref:<chunk_id>, the hit that cites them; --xrefs-at inline puts each right after that hit).
     `not_found` is true when nothing passes; fused scores are never shown as confidence.
 
     Example:
@@ -1000,13 +1013,16 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
                    "matrix (the same files `eval legalbench` takes).")
 @click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
               help="A search setting for every row, e.g. --set expand_limit=2 (repeatable).")
+@click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
+              help="Score a deterministic half (stratified by class and language): study the failures of dev, "
+                   "report held-out as questions nobody looked at.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
 def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
-              overrides, out_dir, quiet, as_json) -> None:
+              overrides, split, out_dir, quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
     hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
     when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
@@ -1017,7 +1033,7 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
     """
     from search.evaluation.compare import gold_configs, gold_matrix
-    from search.evaluation.gold import load_gold
+    from search.evaluation.gold import load_gold, split_gold
     from search.evaluation.report import gold_class_table_markdown, gold_table_markdown
     from search.evaluation.runner import load_config
 
@@ -1025,7 +1041,7 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
     extra = _overrides(overrides)
     if ingest_path:
         client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder)
-    items = load_gold(gold_file)
+    items = split_gold(load_gold(gold_file), split)
     if config_paths:
         scores = gold_configs(items, client.service, name, [load_config(p) for p in config_paths], k=k,
                               progress=not quiet, extra=extra)

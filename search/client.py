@@ -183,7 +183,7 @@ class LegalSearch:
                 as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
                 routing_docs, routing_prior, routing_names, focus_named, title_weight, rerank, rerank_model,
                 rerank_depth, rerank_weight, rerank_neighbours, rerank_threshold, expand_xrefs,
-                expand_definitions, expand_limit.
+                expand_definitions, expand_limit, expand_placement.
 
         Returns:
             Hits with citation, offsets and `via`; `not_found` (with a reason) when nothing passes.

@@ -15,6 +15,7 @@ them, its section (normalised, see :func:`normalize_section`) and version match 
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
@@ -159,6 +160,31 @@ def load_gold(path: Path) -> list[GoldItem]:
         seen[item.id] = lineno
         items.append(item)
     return items
+
+
+SPLITS = ("all", "dev", "held-out")
+
+
+def split_gold(items: Sequence[GoldItem], part: str = "all", seed: int = 13, dev_fraction: float = 0.5
+               ) -> list[GoldItem]:
+    """A deterministic half of a gold set, stratified by failure class and language (the
+    `[class:...]` tag; items without one form their own stratum): `round(n * dev_fraction)` of
+    each stratum, drawn with `random.Random(seed)`, go to "dev", the rest to "held-out"; both keep
+    the file's order. Study the failures of dev; report held-out as questions not looked at."""
+    if part not in SPLITS:
+        raise GoldSetError(f"unknown split {part!r}; choose one of: {', '.join(SPLITS)}")
+    if part == "all":
+        return list(items)
+    rng = random.Random(seed)
+    strata: dict[tuple[str, str], list[str]] = {}
+    for item in items:
+        strata.setdefault((item_class(item) or "", item.language), []).append(item.id)
+    dev: set[str] = set()
+    for key in sorted(strata):
+        ids = sorted(strata[key])
+        rng.shuffle(ids)
+        dev.update(ids[: round(len(ids) * dev_fraction)])
+    return [item for item in items if (item.id in dev) == (part == "dev")]
 
 
 def _ranked(hits: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:

@@ -78,10 +78,18 @@ class SearchRequest(BaseModel):
     routing_docs: int = Field(3, ge=1, le=100)
     routing_prior: float = Field(0.5, ge=0.0, le=10.0,
                                  description="added to the fused score of the chunks of higher-routed documents")
+    # not tuned: the routing prior's size, in the same min-max units (docs/results.md, round 6)
+    current_prior: float = Field(
+        0.5, ge=0.0, le=10.0, description="with no as_of: taken off the fused score of a chunk whose text is not "
+        "in force today (valid_to on or before it, or valid_from after it), so the text in force ranks first; 0 "
+        "turns it off")
     routing_weights: tuple[float, float] | None = Field(
         None, description="BM25 / k-NN weights of the document ranking (min-max); None: reciprocal rank fusion")
     routing_knn: int = Field(3, ge=1, le=1000, description="documents the k-NN list of routing ranks")
     routing_topics: bool = Field(False, description="match the question's clause topics against document outlines")
+    routing_languages: bool = Field(
+        True, description="in a corpus of several languages, rank documents by BM25 within each language (one list "
+        "per language; their scores are not comparable) and by k-NN across them")
     # "only" measured best (docs/results.md, round 3): ContractNLI over 95 look-alike NDAs DRM
     # 52.95 -> 0.00, and on LegalBench's referenced scope P / R / DRM all improve
     routing_names: RoutingNames = Field(
@@ -107,6 +115,9 @@ class SearchRequest(BaseModel):
     expand_xrefs: bool = True
     expand_definitions: bool = False
     expand_limit: int | None = Field(None, ge=0, le=100, description="at most N chunks added after each hit")
+    expand_placement: Literal["end", "inline"] = Field(
+        "end", description="where the added clauses go: after the k retrieved hits ('end': the first k places "
+        "stay the ranking) or right after the hit that cites each ('inline')")
     candidates: int | None = Field(None, ge=1, le=1000)
     # Where the question is embedded: in this process ("python"), or inside OpenSearch by the
     # index's remote query model ("engine": `neural` sub-queries; `legalsearch pipelines install`).

@@ -40,6 +40,7 @@ class SearchPlan:
     warnings: tuple[str, ...] = ()  # e.g. a question too long for BM25, shortened
     named_by: tuple[str, ...] = ()  # the question's rare words that named the routed documents
     focused: str | None = None      # what was searched inside the one named document (focus_named)
+    current: tuple[str, float] | None = None  # (today, weight): no as_of, text no longer in force ranks lower
 
     @property
     def index(self) -> str:
@@ -92,7 +93,9 @@ def effective_routing(routing: str, refs) -> str:
     the one that holds the section (measured on the gold set, docs/results.md). ("prior" mode,
     every document searched and the routed ones preferred by the routing prior, was tried for
     cited sections: a wrongly routed document then outranks the cited section, and the round-2
-    identifier and cross-reference classes gained nothing; it is not part of "auto".)"""
+    identifier and cross-reference classes gained nothing; it is not part of "auto".) A question
+    that cites a section and names its document by a rare word ("articolo 13.2 licenza Kestrel")
+    is still restricted to the documents it names (`SearchService.plan`, round 6)."""
     if routing != "auto":
         return routing
     return "off" if any(not r.external for r in refs) else "filter"
@@ -108,7 +111,8 @@ def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
     list, or when the routing prior re-sorts them (twice k, so a lower-fused chunk of the best
     document can move up into the top k). A reranker's shortlist is the top half of the fused list
     (twice its depth): the top of a longer fused list is steadier, and then the shortlist is the
-    same whatever k asks for (59 of 60 LegalBench questions at k = 10 against k = 64, round 5)."""
+    same whatever k asks for (59 of 60 LegalBench questions at k = 10 against k = 64, round 5). (The
+    current-text prior re-sorts only what is fetched: the versions of one section come together.)"""
     return max(req.k, req.candidates or 0, 2 * req.rerank_depth if req.rerank != "off" else 0,
                min(2 * req.k, 400) if prior else 0)
 
@@ -146,6 +150,37 @@ def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...
     return [(src, score) for src, score, _ in sorted(rescored, key=lambda x: (-x[1], x[2]))]
 
 
+def current_prior(req: SearchRequest, today: str) -> tuple[str, float] | None:
+    """(today, weight) when a search with no `as_of` should rank the text in force today above
+    text that is not (`apply_current_prior`); None when the request gives a day (the filters then
+    keep the versions in force on it), turns it off, or the scores are not min-max units."""
+    if req.as_of is not None or not req.current_prior:
+        return None
+    if req.mode != "hybrid" or req.fusion != "normalization" or req.normalization != "min_max":
+        return None
+    return today, req.current_prior
+
+
+def not_in_force(source: dict, today: str) -> bool:
+    """Whether a chunk's text is not in force on `today` (ISO day): no longer (valid_to <= today)
+    or not yet (valid_from > today); the convention of the `as_of` filter."""
+    valid_to, valid_from = source.get("valid_to"), source.get("valid_from")
+    return bool(valid_to and str(valid_to)[:10] <= today) or bool(valid_from and str(valid_from)[:10] > today)
+
+
+def apply_current_prior(ranked: list[tuple[dict, float]], current: tuple[str, float] | None
+                        ) -> list[tuple[dict, float]]:
+    """Take `weight` off the fused score of every chunk whose text is not in force today and
+    re-sort, ties by the fused order: with no date asked, the 2026 text of a section comes before
+    its 2019 text, which is still found (a repealed section, a question about the old law) but no
+    longer outranks today's; so does a contract that is signed but not yet in force."""
+    if not current or not any(not_in_force(src, current[0]) for src, _ in ranked):
+        return ranked
+    today, weight = current
+    rescored = [(src, score - (weight if not_in_force(src, today) else 0.0), i) for i, (src, score) in enumerate(ranked)]
+    return [(src, score) for src, score, _ in sorted(rescored, key=lambda x: (-x[1], x[2]))]
+
+
 # ----------------------------------------------------------------- documents the question names
 
 MAX_NAMING_WORDS = 40
@@ -157,14 +192,28 @@ least 2) carry it: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement"
 
 _WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
 _POSSESSIVE = re.compile(r"['’]s$")
+_ELISION = re.compile(r"^(?:l|un|dell|all|dall|nell|sull|coll|d|c|quest|quell|tutt)['’](?=\w)", re.IGNORECASE)
+"""An Italian article or preposition elided onto a word ("l'Art.", "dell'Agente"): not part of it."""
 
 
 @cache
 def function_words() -> frozenset[str]:
     """English and Italian function words (analyzers/function_words.json, from spaCy's stop-word
     lists): "does", "what", "our", "quale", "entro"... never name a document."""
-    data = json.loads(resources.files("analyzers").joinpath("function_words.json").read_text(encoding="utf-8"))
-    return frozenset(w for lang in ("en", "it") for w in data[lang])
+    return frozenset(w for lang in ("en", "it") for w in _word_lists()[lang])
+
+
+@cache
+def citation_words() -> frozenset[str]:
+    """The words of legal citations and document structure, both languages ("art", "c.c",
+    "comma", "Section", "Allegato"; analyzers/function_words.json): never a name, in capitals or
+    not."""
+    return frozenset(_word_lists()["citation"])
+
+
+@cache
+def _word_lists() -> dict:
+    return json.loads(resources.files("analyzers").joinpath("function_words.json").read_text(encoding="utf-8"))
 
 
 def question_words(query: str) -> list[str]:
@@ -176,18 +225,20 @@ def question_words(query: str) -> list[str]:
     * a function word of either language ("Does", "our", "Quale"; analyzers/function_words.json),
       unless, in a question that mixes cases, it is written in capitals ("US", "IT") or with a
       capital where no sentence starts (the app 'Consider "Keep"'s privacy policy');
+    * a word of legal citations ("art", "c.c", "comma", "Section", "Allegato"), however written;
+      an elided Italian article is cut ("l'Agente" -> "Agente");
     * where the question mixes cases, a word written without a capital or a digit: names are
       written "Kestrel", "CEII", "S.p.A", "KR-Vision"; "pagamenti", "pose-estimation" and
       "workout" are not names even where a small corpus makes them rare. A question typed in one
       case keeps every word but the function words.
     """
-    mixed = any(c.islower() for c in query) and any(c.isupper() for c in query)
-    stop = function_words()
+    mixed = _mixed_case(query)
+    stop, cited = function_words(), citation_words()
     seen: dict[str, str] = {}
     for m in _WORD.finditer(query):
-        word = _POSSESSIVE.sub("", m.group(0))
+        word = _POSSESSIVE.sub("", _ELISION.sub("", m.group(0)))
         key = word.lower()
-        if len(word) < 2 or key in seen:
+        if len(word) < 2 or key in seen or key in cited:
             continue
         if mixed and not any(c.isupper() or c.isdigit() for c in word):
             continue
@@ -195,6 +246,16 @@ def question_words(query: str) -> list[str]:
             continue
         seen[key] = word
     return list(seen.values())[:MAX_NAMING_WORDS]
+
+
+def _mixed_case(text: str) -> bool:
+    return any(c.islower() for c in text) and any(c.isupper() for c in text)
+
+
+def written_like_names(query: str) -> bool:
+    """Whether the question mixes cases, so that its naming words are written like names
+    ("Kestrel", "CEII"); typed in one case, any rare word may name ("liability")."""
+    return _mixed_case(query)
 
 
 def _opens_sentence(text: str, start: int) -> bool:
@@ -219,20 +280,36 @@ _CLAUSE_END = re.compile(r"(?<=[;:])\s+")
 
 
 def focus_question(query: str, naming: list[str]) -> str:
-    """The question without the clauses that name its document, for the search inside the one
-    document they named (`SearchRequest.focus_named`): "Consider the NDA between CEII and NDA; Does
-    the document ..." -> "Does the document ...". Inside that document the naming clause matches
-    every chunk alike (and the opening best), so it only blurs the ranking. A clause ends at ";" or
-    ":"; the question is returned whole when no clause holds a naming word, or when every clause
-    does (nothing else to search with)."""
+    """The question as searched inside the one document its names chose (`SearchRequest.focus_named`):
+    without the clauses that name the document ("Consider the NDA between CEII and NDA; Does the
+    document ..." -> "Does the document ..."), or, where no clause of its own names it, without the
+    naming words ("How long does Larchmont have to settle a Corvane bill?", named by "Larchmont"
+    -> "How long does have to settle a Corvane bill?"). Inside that document the names match every
+    chunk alike (each carries the document summary) and the preamble and signature block best, so
+    they only blur which clause answers. Words of a clause that does not name the document stay:
+    "What is the Target's Representation ..." after "Consider the Agreement between Parent X and
+    Target Y;" asks about the Target (LegalBench MAUD). A clause ends at ";" or ":"; the question
+    is returned whole when every one of several clauses names (which words are names and which
+    the question's own is then unclear: "Target", "Adverse" are rare in document names too), when
+    it is typed in one case (every rare word of it may name: "capped", "leak"), or when nothing
+    would be left of it."""
     if not naming:
         return query
     words = {w.lower() for w in naming}
     clauses = [c for c in _CLAUSE_END.split(query) if c.strip()]
     kept = [c for c in clauses if not words & {_POSSESSIVE.sub("", m).lower() for m in _WORD.findall(c)}]
-    if not kept or len(kept) == len(clauses):
+    if kept and len(kept) < len(clauses):
+        return " ".join(kept)
+    if len(clauses) > 1:  # every clause names: which words are the document's and which the question's?
         return query
-    return " ".join(kept)
+    if not _mixed_case(query):  # typed in one case, every rare word "names": "capped", "leak" are the question
+        return query
+    unnamed = _NAME_GAP.sub(" ", _WORD.sub(lambda m: "" if _POSSESSIVE.sub("", m.group(0)).lower() in words
+                                            else m.group(0), query)).strip()
+    return unnamed if _WORD.search(unnamed) else query
+
+
+_NAME_GAP = re.compile(r"[ \t]{2,}|(?<=\s)['’]s\b")
 
 
 def merge_named(named: list[str], routed: list[str], size: int, mode: str) -> list[str]:

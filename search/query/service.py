@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from datetime import date
 
 from search.config import Settings
 from search.embed import Embedders, EmbeddingCache
@@ -32,16 +33,20 @@ from search.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchReques
 from search.query.plan import (
     MAX_QUERY_REFS,
     SearchPlan,
+    apply_current_prior,
     apply_routing_prior,
     bm25_text,
     candidate_size,
+    current_prior,
     effective_routing,
     focus_question,
     merge_named,
     naming_words,
     needs_vector,
+    not_in_force,
     question_words,
     routing_prior,
+    written_like_names,
 )
 from search.query.rerank import Rerankers, rerank
 from search.security.principal import Authenticator
@@ -53,6 +58,10 @@ TARGET_TTL_S = 2.0
 """How long a process trusts the index behind an alias before looking again: a reindex that
 moves the alias is followed within this time, and every search in between reads the previous
 generation (kept until `index prune`) with the meta (embedder) that matches it."""
+
+
+LANGUAGES_TTL_S = 60.0
+"""How long a process trusts the languages of an index's documents (routing ranks BM25 within each)."""
 
 
 class SearchService:
@@ -70,6 +79,7 @@ class SearchService:
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
         self._rerankers: Rerankers | None = None
+        self._languages: dict[str, tuple[list[str], float]] = {}
 
     def target(self, index: str) -> tuple[str, str, dict]:
         """(chunks index, docs index, meta) of the generation behind `index`'s aliases, looked up
@@ -136,9 +146,23 @@ class SearchService:
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
         routing = effective_routing(req.routing, refs)
-        if routing != "off":
+        if routing == "off" and req.routing == "auto" and req.routing_names != "off" and written_like_names(req.query):
+            # a cited section is looked for everywhere, unless the question names its document:
+            # "articolo 13.2 licenza Kestrel" is article 13 of the Kestrel licence, not clause 13.2
+            # of another contract; a name few documents carry is safer evidence than routing's
+            # ranking by title and summary, which "auto" leaves out for cited sections (in a
+            # question typed in one case any rare word "names": "liability cap clause 14.3")
             t = time.perf_counter()
-            ranked, named_by = self.route(req, vector, filters, model_id, text, docs_index)
+            named_by, named = self.named_in_order(req, text, vector, filters, model_id, docs_index, refs)
+            timings["routing"] = _ms(t)
+            if named:
+                routing, routed = "filter", tuple(named)
+                filters = filters.model_copy(update={"doc_keys": routed})
+            else:
+                named_by = []
+        elif routing != "off":
+            t = time.perf_counter()
+            ranked, named_by = self.route(req, vector, filters, model_id, text, docs_index, refs)
             routed = tuple(ranked)
             timings["routing"] = _ms(t)
             if routing == "filter" and routed:
@@ -173,10 +197,10 @@ class SearchService:
                                     req.title_weight)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused)
+                          focused, current_prior(req, today()))
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
-              text: str | None = None, docs_index: str | None = None) -> tuple[list[str], list[str]]:
+              text: str | None = None, docs_index: str | None = None, refs=()) -> tuple[list[str], list[str]]:
         """(the doc_keys of the best documents for the query, the words that named them): the
         documents the question names (`named`), else the best by title, parties, summary, profile.
 
@@ -184,25 +208,75 @@ class SearchService:
         normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
         document's BM25 score stand out, which rank fusion would flatten; unset, reciprocal rank
         fusion (the `legalsearch-route` template's). `text`: what BM25 reads (a long question's
-        first words); `docs_index`: the registry of the generation searched."""
+        first words); `docs_index`: the registry of the generation searched; `refs`: the question's
+        identifiers, whose labels name no document ("14.3" is in the opening of the amendment that
+        changes clause 14.3, and in the question about clause 14.3 of the agreement)."""
         titles = lexicon.title_terms(req.query) if req.routing_topics else []
-        body = bodies.routing_body(text or req.query, vector, filters, req.routing_docs, model_id, req.routing_knn,
-                                   titles)
+        docs_index = docs_index or self.target(req.index)[1]
+        # one BM25 list per language (bodies.routing_body) under rank fusion; the min-max weights of
+        # `routing_weights` are for two lists
+        langs = self.doc_languages(docs_index) if req.routing_languages and not req.routing_weights else None
+        # with a list per language, one routing place per other language: that language's best
+        # document may take one, and the question's own language keeps `routing_docs`
+        size = req.routing_docs + (len(langs) - 1 if langs and len(langs) > 1 else 0)
+        body = bodies.routing_body(text or req.query, vector, filters, size, model_id, req.routing_knn,
+                                   titles, langs)
         if req.routing_weights and (vector is not None or model_id):
             weights = tuple(req.routing_weights)
             name = self.pipelines.ensure(normalization_pipeline_name("min_max", weights),
                                          normalization_pipeline_body("min_max", weights))
         else:
             name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
-        docs_index = docs_index or self.target(req.index)[1]
         result = self.store.search(docs_index, body, pipeline=name)
         routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
         if req.routing_names == "off":
             return routed, []
-        words, named = self.named(text or req.query, filters, docs_index, req.routing_docs)
-        return merge_named(named, routed, req.routing_docs, req.routing_names), words if named else []
+        words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
+        return merge_named(named, routed, size if not named else req.routing_docs, req.routing_names), \
+            words if named else []
 
-    def named(self, text: str, filters: Filters, docs_index: str, size: int) -> tuple[list[str], list[str]]:
+    def doc_languages(self, docs_index: str) -> list[str]:
+        """The languages of the documents in a registry, most documents first (at most
+        `bodies.MAX_ROUTING_LANGUAGES`; none when there are more), looked up again after
+        `LANGUAGES_TTL_S`: the document ranking of routing ranks BM25 within each."""
+        now = time.monotonic()
+        cached = self._languages.get(docs_index)
+        if cached and now - cached[1] < LANGUAGES_TTL_S:
+            return cached[0]
+        size = bodies.MAX_ROUTING_LANGUAGES + 1
+        result = self.store.search(docs_index, {"size": 0, "aggs": {"languages": {"terms": {"field": "language",
+                                                                                              "size": size}}}})
+        found = [b["key"] for b in result["aggregations"]["languages"]["buckets"]]
+        languages = found if len(found) <= bodies.MAX_ROUTING_LANGUAGES else []
+        self._languages[docs_index] = (languages, now)
+        return languages
+
+    def named_in_order(self, req: SearchRequest, text: str, vector, filters: Filters, model_id: str | None,
+                       docs_index: str, refs=()) -> tuple[list[str], list[str]]:
+        """`named` (the labels of `refs` left out), with documents named alike put in the order of
+        what the question asks of them (`by_topic`)."""
+        words, named = self.named(text, filters, docs_index, req.routing_docs, {r.label.lower() for r in refs})
+        if len(named) > 1 and req.routing_names == "only":
+            named = self.by_topic(named, focus_question(text, words), vector, filters, model_id, docs_index, req)
+        return words, named
+
+    def by_topic(self, named: list[str], unnamed: str, vector, filters: Filters, model_id: str | None,
+                 docs_index: str, req: SearchRequest) -> list[str]:
+        """Documents the question names alike ("Kestrel": the NDA and the licence), ordered by what
+        the question asks with the names taken out ("Does Kestrel have any exclusivity under its
+        software licence?" -> "... exclusivity under its software licence?"): the routing search
+        (title, parties, summary, profile; BM25 and k-NN) over those documents only. The names
+        match every one of them alike, so they cannot say which one is meant; the first gets the
+        largest routing prior."""
+        only = filters.model_copy(update={"doc_keys": tuple(named)})
+        titles = lexicon.title_terms(unnamed) if req.routing_topics else []
+        body = bodies.routing_body(unnamed, vector, only, len(named), model_id, req.routing_knn, titles)
+        name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
+        ranked = [h["_source"]["doc_key"] for h in self.store.search(docs_index, body, pipeline=name)["hits"]["hits"]]
+        return list(dict.fromkeys([k for k in ranked if k in named] + named))
+
+    def named(self, text: str, filters: Filters, docs_index: str, size: int,
+              cited: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
         """The documents the question names by a word written like a name that few documents carry
         (search.query.plan.question_words / naming_words), found in their name fields
         (bodies.NAME_FIELDS): "Consider Seeed's NDA; does it ...", "our NDA with Kestrel" (the
@@ -210,7 +284,7 @@ class SearchService:
         as many of the rare words as the first (`bodies.names_carried`). Two small requests on the
         document registry. Returns (the rare words, the documents named); ([], []) when no word is
         rare enough."""
-        words = question_words(text)
+        words = [w for w in question_words(text) if w.lower() not in cited]
         if not words:
             return [], []
         counts = self.store.search(docs_index, bodies.naming_df_body(words, filters))
@@ -238,7 +312,7 @@ class SearchService:
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
         result = self.store.search(plan.index, body or plan.body, pipeline=name)
         ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
-        return apply_routing_prior(ranked, plan.routed, plan.prior)
+        return apply_current_prior(apply_routing_prior(ranked, plan.routed, plan.prior), plan.current)
 
     def second_stage(self, req: SearchRequest, plan: SearchPlan, fused: list[tuple[dict, float]],
                      timings: dict[str, float], warnings: list[str] | None = None
@@ -314,12 +388,15 @@ class SearchService:
 
         t = time.perf_counter()
         expansion = expand.expand(self.store, plan.index, sources, plan.filters, xrefs=req.expand_xrefs,
-                                  definitions=req.expand_definitions, limit=req.expand_limit)
+                                  definitions=req.expand_definitions, limit=req.expand_limit,
+                                  placement=req.expand_placement)
         if req.expand_xrefs or req.expand_definitions:
             timings["expand"] = _ms(t)
 
         hits = [_hit(rank, src, via, scores.get(src["chunk_id"]) if via == "retrieval" else None)
                 for rank, (src, via) in enumerate(expansion.ordered, start=1)]
+        if req.as_of is None:
+            notes += old_text_note(hits, today())
         timings["total"] = _ms(t_start)
         response = SearchResponse(
             query=req.query, hits=hits, not_found=not hits, not_found_reason=reason if not hits else None,
@@ -394,6 +471,27 @@ def check_window(embedder, query: str) -> None:
     if tokens > embedder.max_tokens:
         raise QueryError(f"the question has {tokens} tokens; the {embedder.name} model reads at most "
                          f"{embedder.max_tokens}: shorten it")
+
+
+def today() -> str:
+    """The day (ISO) whose text in force a search with no `as_of` prefers."""
+    return date.today().isoformat()
+
+
+def old_text_note(hits: list[Hit], today: str) -> list[str]:
+    """A note when a search with no date returns text not in force today (another version)."""
+    def iso(day):
+        return day.isoformat() if day else None
+
+    def period(h: Hit) -> str:
+        return f"in force until {h.valid_to}" if h.valid_to and iso(h.valid_to) <= today else f"in force from {h.valid_from}"
+
+    other = sorted({f"{h.doc_id} {h.version} ({period(h)})" for h in hits
+                    if not_in_force({"valid_to": iso(h.valid_to), "valid_from": iso(h.valid_from)}, today)})
+    if not other:
+        return []
+    return [f"some hits are text not in force on {today}: {', '.join(other)}; they were ranked below the text in "
+            "force (--as-of DATE searches the text in force on that day)"]
 
 
 def _ms(start: float) -> float:

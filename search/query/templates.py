@@ -34,7 +34,10 @@ figures of both), as do `routing_weights`, `routing_knn` and `routing_topics` (o
 Nor the documents a question names (`routing_names`, "only" by default: two small requests on
 the document registry decide which words are rare enough to name one): the route template ranks
 by title, parties, summary and profile as `--routing-names off` does, and a client that knows the
-document passes its `doc_key` (or `doc_id`) instead.
+document passes its `doc_key` (or `doc_id`) instead. Nor (round 6) the current-text prior
+(`current_prior`, a re-sort after OpenSearch answers; a template client passes `as_of` to get one
+version) or the per-language BM25 lists of routing (`routing_languages`: the route template has
+one BM25 list, as `--no-routing-languages`).
 `groups` is whatever the CALLER says: not an access-control boundary (docs/engine.md).
 """
 

@@ -84,11 +84,12 @@ def test_demo_questions_through_raw_opensearch_py_equal_the_cli(raw, engine, sam
         options = [*(["--as-of", example["as_of"].isoformat()] if "as_of" in example else []),
                    *itertools.chain.from_iterable(("--group", g) for g in example.get("groups", ()))]
         for embedding in ("python", "engine"):
-            # the clause-title list, the routing prior and the named documents are Python-side
-            # (search.query.templates): the templates give the request without them
+            # the clause-title list, the routing and current-text priors, the named documents and the
+            # per-language routing lists are Python-side (search.query.templates): the templates give
+            # the request without them
             result = cli(monkeypatch, opensearch_url, "search", question, "--index", index, "-k", "10", "--no-xrefs",
                          "--json", "--embedding", embedding, "--title-weight", "0", "--routing-prior", "0",
-                         "--routing-names", "off", *options)
+                         "--routing-names", "off", "--current-prior", "0", "--no-routing-languages", *options)
             assert result.exit_code == 0, result.output
             answer = json.loads(result.output)
             assert ids(found) == [h["chunk_id"] for h in answer["hits"]], (title, embedding)

@@ -56,16 +56,21 @@ def test_routing_prior_puts_the_named_contract_first(service, corvane):
     query = "Quale legge regola il contratto di fornitura con Tecnoluce?"
     res = _search(service, corvane, query, routing_prior=0.5, title_weight=0.0, routing_names="off")
     assert res.routed_docs[0] == "contratto-fornitura-tecnoluce:1"
-    assert res.hits[0].doc_id == "contratto-fornitura-tecnoluce" and res.hits[0].section == "21"
+    assert res.hits[0].doc_id == "contratto-fornitura-tecnoluce"
+    assert _ranks(res, "contratto-fornitura-tecnoluce", section="21")[0] <= 3
+    # the other contract's clauses move down behind the named one's (which of art. 21 and art. 3
+    # comes first depends on the CPU's int8 kernels: both were seen)
     flat = _search(service, corvane, query, routing_prior=0.0, title_weight=0.0, routing_names="off")
-    assert _ranks(flat, "contratto-fornitura-tecnoluce", section="21")[0] > 1
+    assert _ranks(res, "contratto-servizi-dolomiti")[0] > _ranks(flat, "contratto-servizi-dolomiti")[0]
 
 
 def test_look_alike_ndas_the_prior_moves_the_named_one_up(service, corvane):
     # five NDAs from one template: routing finds the Kestrel NDA, the prior moves its clauses up
+    # one BM25 list over all documents (the corpus is mixed; per-language lists, the default, give
+    # the Italian licence that carries "Kestrel" a list of its own: docs/results.md, round 6)
     query = "How long do the confidentiality obligations last under the NDA with Kestrel?"
-    flat = _search(service, corvane, query, routing_prior=0.0, routing_names="off")
-    prior = _search(service, corvane, query, routing_prior=1.0, routing_names="off")
+    flat = _search(service, corvane, query, routing_prior=0.0, routing_names="off", routing_languages=False)
+    prior = _search(service, corvane, query, routing_prior=1.0, routing_names="off", routing_languages=False)
     assert prior.routed_docs[0] == "nda-corvane-kestrel:1"
     top6 = [r for r in _ranks(prior, "nda-corvane-kestrel") if r <= 6]
     assert len(top6) >= 4 and len(top6) > len([r for r in _ranks(flat, "nda-corvane-kestrel") if r <= 6])
@@ -102,7 +107,7 @@ def test_a_document_named_by_a_rare_word_is_the_only_one_routed(service, corvane
     assert "21" in [h.section for h in it.hits[:3]], [h.section for h in it.hits[:5]]
     # a question that names no document routes as before: the top 3 by title, parties and summary
     plain = _search(service, corvane, "How long do confidentiality obligations last?")
-    assert len(plain.routed_docs) == 3
+    assert len(plain.routed_docs) == 3 + 1  # one more place for the other language's list (round 6)
     assert plain.routed_docs == _search(service, corvane, "How long do confidentiality obligations last?",
                                         routing_names="off").routed_docs
 
@@ -175,3 +180,34 @@ def test_context_pieces_are_exact_slices_within_the_budget(service, corvane):
     assert any(p.doc_id == "contratto-fornitura-tecnoluce" and "21" in p.sections for p in ctx.pieces)
     assert any(p.via == "definition" and p.term for p in ctx.pieces)  # defined terms the passages use
     assert ctx.prompt.count("[1]") == 1
+
+
+def test_a_cited_section_is_looked_for_in_the_document_the_question_names(service, corvane):
+    # routing steps aside for a cited section, unless the question names the document: then article
+    # 13 of the Kestrel licence, not clause 13.2 of the SaaS agreement
+    query = "articolo 13.2 licenza Kestrel"
+    named = _search(service, corvane, query, k=5)
+    assert set(named.routed_docs) == {"contratto-licenza-kestrel:1", "nda-corvane-kestrel:1"}
+    assert (named.hits[0].doc_id, named.hits[0].section) == ("contratto-licenza-kestrel", "13")
+    assert {h.doc_id for h in named.hits} <= {"contratto-licenza-kestrel", "nda-corvane-kestrel"}
+    everywhere = _search(service, corvane, query, k=5, routing_names="off")
+    assert not everywhere.routed_docs
+    assert "saas-corvane-larchmont" in {h.doc_id for h in everywhere.hits}
+
+
+def test_documents_named_alike_come_in_the_order_of_what_the_question_asks(service, corvane):
+    # "Kestrel" names the NDA (title) and the licence (its opening) alike; the rest of the question
+    # says which one is meant, and that one gets the larger routing prior
+    licence = _search(service, corvane, "Does Kestrel have any exclusivity under its software licence?")
+    assert licence.routed_docs == ["contratto-licenza-kestrel:1", "nda-corvane-kestrel:1"]
+    nda = _search(service, corvane, "How long do the confidentiality obligations last under the NDA with Kestrel?")
+    assert nda.routed_docs == ["nda-corvane-kestrel:1", "contratto-licenza-kestrel:1"]
+
+
+def test_inside_the_one_named_document_the_names_are_not_searched(service, corvane):
+    from search.query.explain import explain
+
+    query = "How long does Larchmont have to settle a Corvane bill?"
+    why = explain(service, SearchRequest(query=query, index=corvane, k=5, expand_xrefs=False))
+    assert why["routed_docs"] == ["saas-corvane-larchmont:1"]
+    assert "Larchmont" not in why["focused"] and "settle" in why["focused"]

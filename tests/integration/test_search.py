@@ -94,6 +94,27 @@ def test_as_of_before_and_after_the_repeal_returns_different_versions(service, s
     assert before.hits[0].text != after.hits[0].text  # the repealed text differs
 
 
+@pytest.mark.parametrize("day, first_version", [("2026-12-01", "2026"), ("2026-04-30", "2019")])
+def test_with_no_day_asked_the_text_in_force_today_ranks_first(service, sample_index, monkeypatch, day, first_version):
+    from search.query import service as service_module
+
+    monkeypatch.setattr(service_module, "today", lambda: day)
+    query = "section 21 notice requiring possession of an assured shorthold tenancy"
+    response = ask(service, sample_index[0], query, k=8)
+    versions = [h.version for h in response.hits if h.doc_id == "housing-act-1988" and h.via == "retrieval"]
+    assert versions[0] == first_version, versions
+    # the other version is still found where it ranks, and the response says it is not in force
+    other = "2019" if first_version == "2026" else "2026"
+    noted = [w for w in response.warnings if "not in force" in w]
+    assert bool(noted) == (other in versions), (versions, response.warnings)
+    if noted:
+        assert f"housing-act-1988 {other}" in noted[0]
+    # on the eve of the repeal it is the prior that puts the 2019 text first
+    if day == "2026-04-30":
+        flat = ask(service, sample_index[0], query, k=8, current_prior=0.0)
+        assert [h.version for h in flat.hits if h.doc_id == "housing-act-1988"][0] == "2026"
+
+
 def test_italian_withdrawal_returns_art_5_then_art_7_through_its_reference(service, sample_index):
     response = ask(service, sample_index[0], "recesso dal contratto di fornitura", k=1,
                    doc_ids=("contratto-fornitura-acme",))
@@ -101,6 +122,23 @@ def test_italian_withdrawal_returns_art_5_then_art_7_through_its_reference(servi
     assert (art5.section, art5.via) == ("5", "retrieval")
     assert art7.section == "7" and art7.via == f"xref:{art5.chunk_id}"
     assert "Penale" in art7.citation and art5.citation.startswith("Contratto di fornitura ACME-Fornitore v2.1, Art. 5")
+
+
+def test_added_clauses_follow_the_retrieved_hits_unless_asked_inline(service, sample_index):
+    query, msa = "What is excluded from the liability cap?", ("msa-acme-northwind",)
+    end = ask(service, sample_index[0], query, k=3, doc_ids=msa)
+    # the k retrieved hits hold the first k places; what they cite follows, each naming its citer
+    assert [h.via for h in end.hits[:3]] == ["retrieval"] * 3
+    added = end.hits[3:]
+    assert added and all(h.via.startswith("xref:") for h in added)
+    assert {h.via.removeprefix("xref:") for h in added} <= {h.chunk_id for h in end.hits[:3]}
+    inline = ask(service, sample_index[0], query, k=3, doc_ids=msa, expand_placement="inline")
+    assert sorted(h.chunk_id for h in inline.hits) == sorted(h.chunk_id for h in end.hits)
+    # inline, a clause follows the hit that cites it
+    for before, hit in zip(inline.hits, inline.hits[1:], strict=False):
+        if hit.via.startswith("xref:") and before.via == "retrieval":
+            assert hit.via == f"xref:{before.chunk_id}"
+    assert [h.rank for h in end.hits] == list(range(1, len(end.hits) + 1))
 
 
 def test_italian_question_without_filters(service, sample_index):

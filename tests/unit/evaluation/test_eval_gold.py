@@ -4,7 +4,14 @@ import json
 
 import pytest
 
-from search.evaluation.gold import GoldItem, GoldSetError, load_gold, normalize_section, score_gold
+from search.evaluation.gold import (
+    GoldItem,
+    GoldSetError,
+    load_gold,
+    normalize_section,
+    score_gold,
+    split_gold,
+)
 
 
 def _hit(rank, doc_id, section=None, version=None, via="retrieval"):
@@ -230,3 +237,21 @@ def test_load_gold_rejects_duplicate_ids(tmp_path):
     path.write_text(line + "\n" + line + "\n")
     with pytest.raises(GoldSetError, match="duplicate id 'a'"):
         load_gold(path)
+
+
+def test_split_halves_are_disjoint_stratified_and_deterministic():
+    items = [_item(id=f"{cls}-{lang}-{i}", language=lang, notes=f"[class:{cls}] x")
+             for cls in ("versions", "look-alikes") for lang in ("en", "it") for i in range(4)]
+    items.append(_item(id="untagged"))
+    dev, held = split_gold(items, "dev"), split_gold(items, "held-out")
+    assert {i.id for i in dev} | {i.id for i in held} == {i.id for i in items}
+    assert not {i.id for i in dev} & {i.id for i in held}
+    # half of every class x language stratum on each side
+    for cls in ("versions", "look-alikes"):
+        for lang in ("en", "it"):
+            assert sum(i.id.startswith(f"{cls}-{lang}") for i in dev) == 2
+    assert [i.id for i in split_gold(items, "dev")] == [i.id for i in dev]  # same seed, same half
+    assert [i.id for i in dev] == [i.id for i in items if i in dev]          # file order kept
+    assert split_gold(items, "all") == items
+    with pytest.raises(GoldSetError, match="split"):
+        split_gold(items, "train")

@@ -117,6 +117,22 @@ def test_title_list_matches_clause_headings_in_both_languages():
     assert [kind for kind, _ in knn_only] == ["knn"]
 
 
+def test_routing_ranks_bm25_within_each_language_of_a_mixed_corpus():
+    one = bodies.routing_body("quale legge regola il contratto", [0.1], Filters(), 3, languages=["it"])
+    assert len(one["query"]["hybrid"]["queries"]) == 2  # one language: one BM25 list, as before
+    body = bodies.routing_body("quale legge regola il contratto", [0.1], Filters(groups=("x",)), 3,
+                               languages=["it", "en"])
+    it, en, knn = body["query"]["hybrid"]["queries"]
+    # each BM25 list: the same text and fields, the same filters, over one language's documents
+    for bm25, lang in ((it, "it"), (en, "en")):
+        assert bm25["bool"]["must"] == one["query"]["hybrid"]["queries"][0]["bool"]["must"]
+        assert bm25["bool"]["filter"] == [*bodies.filter_clauses(Filters(groups=("x",))), {"term": {"language": lang}}]
+    assert "knn" in knn  # one k-NN list across the languages
+    # a long question keeps one BM25 list: the lists repeat its clauses (Lucene's 1024 in all)
+    long = " ".join(f"word{i}" for i in range(bodies.MAX_SPLIT_WORDS // 2 + 1))
+    assert len(bodies.routing_body(long, [0.1], Filters(), 3, languages=["it", "en"])["query"]["hybrid"]["queries"]) == 2
+
+
 def test_routing_knn_list_ranks_more_documents_than_it_keeps():
     body = bodies.routing_body("Kenway's NDA", [0.1, 0.2], Filters(), size=3, knn_k=20)
     assert body["size"] == 3

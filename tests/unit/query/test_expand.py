@@ -1,4 +1,6 @@
-from search.query.expand import plan, unfollowed_refs
+import pytest
+
+from search.query.expand import place, plan, unfollowed_refs
 
 
 def _hit(cid, xrefs=(), definitions=(), refs=()):
@@ -34,3 +36,18 @@ def test_plan_follows_references_in_citation_order_and_stops_at_the_limit():
     # the first chunk of each cited unit first (9, 3, 4), then the rest of unit 9
     assert plan([hit], definitions=False) == {"a": ["c9a", "c3", "c4", "c9b"]}
     assert plan([hit], definitions=False, limit=2) == {"a": ["c9a", "c3"]}
+
+
+def test_added_clauses_follow_the_retrieved_hits_unless_inline():
+    hits = [_hit("a", xrefs=["t1", "t2"]), _hit("b", xrefs=["t3"], definitions=["d1"]), _hit("c")]
+    wanted = plan(hits, definitions=True)
+    fetched = {cid: {"chunk_id": cid} for cid in ("t1", "t2", "d1")}  # t3: filtered out (access, validity)
+    end = [(s["chunk_id"], via) for s, via in place(hits, wanted, fetched)]
+    # the retrieved hits keep the first places, in rank order; then what each cites, in hit order
+    assert end == [("a", "retrieval"), ("b", "retrieval"), ("c", "retrieval"),
+                   ("t1", "xref:a"), ("t2", "xref:a"), ("d1", "definition:b")]
+    inline = [(s["chunk_id"], via) for s, via in place(hits, wanted, fetched, "inline")]
+    assert inline == [("a", "retrieval"), ("t1", "xref:a"), ("t2", "xref:a"), ("b", "retrieval"),
+                      ("d1", "definition:b"), ("c", "retrieval")]
+    with pytest.raises(ValueError, match="placement"):
+        place(hits, wanted, fetched, "middle")

@@ -7,9 +7,11 @@ import pytest
 from search.query.models import SearchRequest
 from search.query.plan import (
     MAX_BM25_WORDS,
+    apply_current_prior,
     apply_routing_prior,
     bm25_text,
     candidate_size,
+    current_prior,
     focus_question,
     merge_named,
     naming_words,
@@ -101,6 +103,10 @@ def test_question_words_cut_possessives_and_keep_order():
     ("OUR NDA WITH KESTREL", ["NDA", "KESTREL"]),
     # digits mark identifiers ("KR-Vision 2" is a product; "2" alone is too short)
     ("Is the ISO27001 annex part of the contract?", ["ISO27001"]),
+    # the words of citations never name, capitalised or not; an elided article is cut off
+    ("art. 1751-bis c.c. contratto di agenzia", ["1751-bis", "contratto", "agenzia"]),
+    ("Cosa prevede l'Art. 7 del contratto Tecnoluce dell'Agente?", ["Tecnoluce", "Agente"]),
+    ("What does Section 12A of Schedule 2 say?", ["12A"]),
 ])
 def test_question_words_keep_only_name_like_words(question, expected):
     assert question_words(question) == expected
@@ -137,13 +143,49 @@ def test_merge_named(mode, expected):
     ("Consider \"Fiverr\"'s privacy policy; who can see my data?", ["Fiverr"], "who can see my data?"),
     ("L'accordo di riservatezza con Kestrel: quale tribunale è competente?", ["Kestrel"],
      "quale tribunale è competente?"),
-    # the naming word is the question's only clause: nothing else to search with
-    ("What law governs the Kestrel NDA?", ["Kestrel"], "What law governs the Kestrel NDA?"),
+    # the naming word is the question's only clause: the clause stays, the name goes
+    ("What law governs the Kestrel NDA?", ["Kestrel"], "What law governs the NDA?"),
+    ("How long does Larchmont have to settle a Corvane bill?", ["Larchmont"],
+     "How long does have to settle a Corvane bill?"),
+    ("Can Kestrel's customers run it?", ["Kestrel"], "Can customers run it?"),
+    ("Can the Kestrel Robotics people see it?", ["Kestrel", "Robotics"], "Can the people see it?"),
+    # every clause names: the question whole (is "Target" a name or the question's subject?)
+    ('Consider the Agreement between Parent "Acme" and Target "Tiffany"; What is the Target\'s warranty?',
+     ["Acme", "Target", "Tiffany"],
+     'Consider the Agreement between Parent "Acme" and Target "Tiffany"; What is the Target\'s warranty?'),
+    # typed in one case, any rare word may have named: the question whole
+    ("if we leak the price list, is our liability capped?", ["leak", "capped"],
+     "if we leak the price list, is our liability capped?"),
+    # nothing but names: the question whole
+    ("Kestrel Robotics", ["Kestrel", "Robotics"], "Kestrel Robotics"),
     # no clause holds a naming word, or no word named anything: the question whole
     ("Governing law: which one applies?", ["Kestrel"], "Governing law: which one applies?"),
     ("Consider Seeed's NDA; does it allow copies?", [], "Consider Seeed's NDA; does it allow copies?"),
     # possessives name too, and every clause that names goes
     ("Consider Seeed's NDA; Seeed's copies: does it allow them?", ["Seeed"], "does it allow them?"),
 ])
-def test_focus_question_drops_the_clauses_that_name_the_document(question, naming, expected):
+def test_focus_question_drops_the_clauses_and_words_that_name_the_document(question, naming, expected):
     assert focus_question(question, naming) == expected
+
+
+def test_text_not_in_force_ranks_below_todays_when_no_day_is_asked():
+    def src(cid, valid_to=None, valid_from=None):
+        return {"doc_key": cid, "chunk_id": cid, "valid_to": valid_to, "valid_from": valid_from}
+
+    ranked = [(src("s21-2019", "2026-05-01"), 1.0), (src("s21-2026", None, "2026-05-01"), 0.8), (src("other"), 0.4),
+              (src("s8-2019", "2026-05-01T00:00:00"), 0.3)]
+    today = "2026-12-01"
+    current = current_prior(SearchRequest(query="section 21", index="i"), today)
+    assert current == (today, 0.5)
+    order = [s["chunk_id"] for s, _ in apply_current_prior(ranked, current)]
+    # 1.0 - 0.5 = 0.5: below today's text, above what is less relevant; still found
+    assert order == ["s21-2026", "s21-2019", "other", "s8-2019"]
+    # the day the old text ends, the new one starts; the day before, the new one is not yet in force
+    assert [s["chunk_id"] for s, _ in apply_current_prior(ranked, ("2026-04-30", 0.5))] == [
+        "s21-2019", "other", "s21-2026", "s8-2019"]  # 0.8 - 0.5 ties 0.3: the fused order decides
+    assert [s["chunk_id"] for s, _ in apply_current_prior(ranked, ("2026-05-01", 0.5))] == order
+    # a day asked (the filters keep one version), the prior off, or scores not in min-max units
+    assert current_prior(SearchRequest(query="q", index="i", as_of="2020-01-01"), today) is None
+    assert current_prior(SearchRequest(query="q", index="i", current_prior=0), today) is None
+    assert current_prior(SearchRequest(query="q", index="i", fusion="rrf"), today) is None
+    assert apply_current_prior(ranked, None) == ranked

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-O, B, K, A, V = (f"nda-vellacott-{n}" for n in ("orrin", "brannock", "kittredge", "aaltoranta", "valbasento"))
+O, B, K, A, V = (f"nda-vellacott-{n}" for n in ("orrin", "brannock", "kittredge", "aaltoranta", "valbasento"))  # noqa: E741 (the NDA initials)
 NDAS = (O, B, K, A, V)
 ACT = "distribution-fair-dealing-act-2021"
 DIST = "distribution-vellacott-pellmore"

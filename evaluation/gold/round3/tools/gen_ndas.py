@@ -446,7 +446,7 @@ def render_en(n: dict) -> str:
              f"(1) {VELLACOTT}; and", "", f"(2) {n['party']}.", "",
              f"Vellacott and {n['short']} are each a \"Party\" and together the \"Parties\".", "",
              "IT IS AGREED as follows:", ""]
-    for i, (key, heading, paras) in enumerate(cls, start=1):
+    for i, (_key, heading, paras) in enumerate(cls, start=1):
         if numbered:
             lines.append(f"{i}. {heading}")
             for j, para in enumerate(paras, start=1):
