@@ -122,7 +122,7 @@ def routing_prior(req: SearchRequest, routing: str, routed: tuple[str, ...]) -> 
     more than one document (or ranked them without restricting: "prior"), and the fused
     scores are min-max normalized (hybrid, normalization fusion): the prior is in those units
     (0..1), and would swamp reciprocal-rank scores (~0.016) or mean little to raw BM25 ones."""
-    if req.mode != "hybrid" or req.fusion != "normalization" or req.normalization != "min_max":
+    if not min_max_fused(req):
         return 0.0
     if routing == "prior" or (routing == "filter" and len(routed) > 1):
         return req.routing_prior
@@ -146,7 +146,18 @@ def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...
         i = position.get(source.get("doc_key"))
         return 0.0 if i is None else weight * (n - i) / n
 
-    rescored = [(src, score + bonus(src), i) for i, (src, score) in enumerate(ranked)]
+    return _resorted(ranked, bonus)
+
+
+def min_max_fused(req: SearchRequest) -> bool:
+    """Whether the fused scores are min-max units (hybrid, normalization fusion), where a prior of
+    0.5 means half the score range."""
+    return req.mode == "hybrid" and req.fusion == "normalization" and req.normalization == "min_max"
+
+
+def _resorted(ranked: list[tuple[dict, float]], adjust) -> list[tuple[dict, float]]:
+    """`ranked` with `adjust(source)` added to each fused score, re-sorted; ties keep the fused order."""
+    rescored = [(src, score + adjust(src), i) for i, (src, score) in enumerate(ranked)]
     return [(src, score) for src, score, _ in sorted(rescored, key=lambda x: (-x[1], x[2]))]
 
 
@@ -154,16 +165,15 @@ def current_prior(req: SearchRequest, today: str) -> tuple[str, float] | None:
     """(today, weight) when a search with no `as_of` should rank the text in force today above
     text that is not (`apply_current_prior`); None when the request gives a day (the filters then
     keep the versions in force on it), turns it off, or the scores are not min-max units."""
-    if req.as_of is not None or not req.current_prior:
-        return None
-    if req.mode != "hybrid" or req.fusion != "normalization" or req.normalization != "min_max":
+    if req.as_of is not None or not req.current_prior or not min_max_fused(req):
         return None
     return today, req.current_prior
 
 
 def not_in_force(source: dict, today: str) -> bool:
     """Whether a chunk's text is not in force on `today` (ISO day): no longer (valid_to <= today)
-    or not yet (valid_from > today); the convention of the `as_of` filter."""
+    or not yet (valid_from > today); the convention of the `as_of` filter. The bounds may be ISO
+    strings (a chunk's source) or dates (a hit)."""
     valid_to, valid_from = source.get("valid_to"), source.get("valid_from")
     return bool(valid_to and str(valid_to)[:10] <= today) or bool(valid_from and str(valid_from)[:10] > today)
 
@@ -177,8 +187,7 @@ def apply_current_prior(ranked: list[tuple[dict, float]], current: tuple[str, fl
     if not current or not any(not_in_force(src, current[0]) for src, _ in ranked):
         return ranked
     today, weight = current
-    rescored = [(src, score - (weight if not_in_force(src, today) else 0.0), i) for i, (src, score) in enumerate(ranked)]
-    return [(src, score) for src, score, _ in sorted(rescored, key=lambda x: (-x[1], x[2]))]
+    return _resorted(ranked, lambda src: -weight if not_in_force(src, today) else 0.0)
 
 
 # ----------------------------------------------------------------- documents the question names
@@ -279,6 +288,10 @@ def naming_words(df: dict[str, tuple[int, ...]], documents: int, size: int = 2) 
 _CLAUSE_END = re.compile(r"(?<=[;:])\s+")
 
 
+_NAME_GAP = re.compile(r"[ \t]{2,}|(?<=\s)['’]s\b")
+"""What a taken-out name leaves: a run of spaces, or its possessive ending."""
+
+
 def focus_question(query: str, naming: list[str]) -> str:
     """The question as searched inside the one document its names chose (`SearchRequest.focus_named`):
     without the clauses that name the document ("Consider the NDA between CEII and NDA; Does the
@@ -307,9 +320,6 @@ def focus_question(query: str, naming: list[str]) -> str:
     unnamed = _NAME_GAP.sub(" ", _WORD.sub(lambda m: "" if _POSSESSIVE.sub("", m.group(0)).lower() in words
                                             else m.group(0), query)).strip()
     return unnamed if _WORD.search(unnamed) else query
-
-
-_NAME_GAP = re.compile(r"[ \t]{2,}|(?<=\s)['’]s\b")
 
 
 def merge_named(named: list[str], routed: list[str], size: int, mode: str) -> list[str]:

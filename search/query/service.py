@@ -480,14 +480,12 @@ def today() -> str:
 
 def old_text_note(hits: list[Hit], today: str) -> list[str]:
     """A note when a search with no date returns text not in force today (another version)."""
-    def iso(day):
-        return day.isoformat() if day else None
-
     def period(h: Hit) -> str:
-        return f"in force until {h.valid_to}" if h.valid_to and iso(h.valid_to) <= today else f"in force from {h.valid_from}"
+        ended = h.valid_to is not None and str(h.valid_to) <= today
+        return f"in force until {h.valid_to}" if ended else f"in force from {h.valid_from}"
 
     other = sorted({f"{h.doc_id} {h.version} ({period(h)})" for h in hits
-                    if not_in_force({"valid_to": iso(h.valid_to), "valid_from": iso(h.valid_from)}, today)})
+                    if not_in_force({"valid_to": h.valid_to, "valid_from": h.valid_from}, today)})
     if not other:
         return []
     return [f"some hits are text not in force on {today}: {', '.join(other)}; they were ranked below the text in "
