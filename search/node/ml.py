@@ -312,8 +312,13 @@ def ensure_model(call: Call, m: RemoteModel) -> dict:
 
 
 def models(call: Call) -> list[dict]:
-    """Every legalsearch remote model: name, id, state."""
-    return [{"name": h["_source"]["name"], "model_id": h["_id"], "state": h["_source"].get("model_state")}
+    """Every legalsearch remote model: name, id, `state` (what its document records) and `held`
+    (its state in the nodes' memory, None: no node holds it). The two can differ for seconds: an
+    auto deploy by a query may leave the document UNDEPLOYED, or ml-commons' 10 s sync job write
+    DEPLOY_FAILED over an undeploy, until the sync job reads the nodes again; `held` is what a
+    query meets."""
+    return [{"name": h["_source"]["name"], "model_id": h["_id"], "state": h["_source"].get("model_state"),
+             "held": memory_state(call, h["_id"])}
             for h in find(call, "models", prefix="legalsearch-")]
 
 

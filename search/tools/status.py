@@ -111,7 +111,8 @@ def render(report: dict) -> str:
                  + (f" ({', '.join(server['models'] or [])})" if server["status"] == "ok" else
                     f": {server.get('error') or 'start it with `legalsearch node start`'}"))
     for m in report["engine"]["models"]:
-        lines.append(f"  model {m['name']:<30} {m['state']:<14} {m['model_id']}" if "name" in m else f"  models: {m}")
+        lines.append(f"  model {m['name']:<30} {m['state'] or '-':<14} {m['model_id']}  "
+                     f"held: {m.get('held') or 'by no node'}" if "name" in m else f"  models: {m}")
     lines.append(f"indices:  {len(report['indices'])}")
     for idx in sorted(report["indices"], key=lambda i: i["index"]):
         lines.append(f"  {idx['index']:<40} {idx['docs']:>9} docs  {idx['size'] or '':>8}  {idx['health']}")

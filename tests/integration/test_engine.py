@@ -213,10 +213,20 @@ def test_bad_input_gives_a_clear_error_to_any_client_and_to_our_cli(raw, store, 
     before = ids(template("Can a landlord end a tenancy without giving a reason?"))
     model = engine["query_model_id"]
     raw.transport.perform_request("POST", f"/_plugins/_ml/models/{model}/_undeploy")
-    assert raw.transport.perform_request("GET", f"/_plugins/_ml/models/{model}")["model_state"] == "UNDEPLOYED"
+    # no node holds it now (the profile API); its document says UNDEPLOYED, or DEPLOY_FAILED when
+    # ml-commons' 10 s sync job read the document before the undeploy wrote it and no node after
+    assert held_by_a_node(raw, model) is False
+    assert raw.transport.perform_request("GET", f"/_plugins/_ml/models/{model}")["model_state"] in (
+        "UNDEPLOYED", "DEPLOY_FAILED")
     assert ids(template("Can a landlord end a tenancy without giving a reason?")) == before
     # the deploy task writes the model's state to .plugins-ml-model after the answer, asynchronously
+    assert held_by_a_node(raw, model) is True
     assert wait_for_state(raw, model, "DEPLOYED", seconds=30) == "DEPLOYED"
+
+
+def held_by_a_node(raw, model: str) -> bool:
+    profile = raw.transport.perform_request("GET", f"/_plugins/_ml/profile/models/{model}")
+    return any(model in node.get("models", {}) for node in profile.get("nodes", {}).values())
 
 
 def wait_for_state(raw, model: str, wanted: str, seconds: float) -> str | None:
@@ -253,8 +263,10 @@ def test_node_status_shows_the_server_and_the_models(store, engine):
 
     report = status.node_status(store)["engine"]
     assert report["server"]["status"] == "ok"
-    states = {m["name"]: m["state"] for m in report["models"]}
-    assert states["legalsearch-e5-query-v1"] == states["legalsearch-e5-passage-v1"] == "DEPLOYED"
+    # what the node holds: the document may lag it for seconds after an auto deploy (search.node.ml.models)
+    held = {m["name"]: m["held"] for m in report["models"]}
+    assert held["legalsearch-e5-query-v1"] == held["legalsearch-e5-passage-v1"] == "DEPLOYED"
+    assert all(m["state"] in ("DEPLOYED", "UNDEPLOYED", "DEPLOY_FAILED", "DEPLOYING") for m in report["models"])
 
 
 def test_the_server_down_fails_every_client_loudly_and_a_restart_heals(settings, raw, engine, sample_index,
