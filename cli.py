@@ -18,7 +18,15 @@ import click
 from search import __version__
 from search.embed import EMBEDDERS
 from search.errors import LegalSearchError, QueryError
-from search.query.models import BI_ENCODER_RERANKERS, EMBEDDINGS, FUSIONS, MODES, RERANKERS, ROUTINGS
+from search.query.models import (
+    BI_ENCODER_RERANKERS,
+    EMBEDDINGS,
+    FUSIONS,
+    MODES,
+    PLACEMENTS,
+    RERANKERS,
+    ROUTINGS,
+)
 
 
 class _LazyChoice(click.Choice):
@@ -648,7 +656,7 @@ def search_options(f):
                      help="Also fetch the definitions of terms the hits use."),
         click.option("--xref-limit", "expand_limit", type=int, default=None,
                      help="At most N clauses added after each hit by --xrefs / --definitions."),
-        click.option("--xrefs-at", "expand_placement", type=click.Choice(["end", "inline"]), default="end",
+        click.option("--xrefs-at", "expand_placement", type=click.Choice(PLACEMENTS), default="end",
                      show_default=True,
                      help="Where the added clauses go: after the k retrieved hits (the first k places stay the "
                           "ranking; each added clause's via names the hit that cites it) or right after that hit."),

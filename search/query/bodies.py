@@ -13,6 +13,7 @@ import re
 from search.errors import QueryError
 from search.query.identifiers import QueryRef
 from search.query.models import MODES, Filters
+from search.query.plan import MAX_BM25_WORDS
 
 # Fields returned with hits: everything but the vector and the (long) embedded text.
 SOURCE_EXCLUDES = ["vector", "embedded_text"]
@@ -322,11 +323,11 @@ def naming_body(words: list[str], filters: Filters, size: int) -> dict:
 MAX_ROUTING_LANGUAGES = 4
 """A hybrid query fuses at most 5 lists: one BM25 list per language, and the k-NN list."""
 
-MAX_SPLIT_WORDS = 80
+MAX_SPLIT_WORDS = MAX_BM25_WORDS
 """The per-language lists repeat the BM25 clauses once per language, and Lucene counts the clauses
-of the whole query (maxClauseCount 1024; 11 routing fields x 80 words is `plan.MAX_BM25_WORDS`'s
-budget for one list): a question whose distinct words times the languages pass this keeps one
-list."""
+of the whole query (maxClauseCount 1024): the words of all the lists together stay within the
+budget of one list (`plan.MAX_BM25_WORDS`); a question whose distinct words times the languages
+pass it keeps one list."""
 
 
 def routing_body(text: str, vector: list[float] | None, filters: Filters, size: int,

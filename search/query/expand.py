@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from search.query.bodies import ids_query
-from search.query.models import Filters
+from search.query.models import PLACEMENTS, Filters
 
 
 @dataclass
@@ -72,9 +72,6 @@ def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[
                 out.append({"chunk_id": h["chunk_id"], "ref": x.get("raw"), "target": x.get("target"),
                             "reason": reason})
     return out
-
-
-PLACEMENTS = ("end", "inline")
 
 
 def expand(store, index: str, hits: list[dict], filters: Filters, *, xrefs: bool = True,

@@ -18,6 +18,7 @@ RoutingNames = Literal["off", "first", "only"]
 Routing = Literal["off", "filter", "boost", "auto"]
 Rerank = Literal["off", "e5", "clause", "e5+clause", "cross-encoder"]
 Embedding = Literal["python", "engine"]
+Placement = Literal["end", "inline"]  # where cross-referenced clauses go (search.query.expand)
 MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 ROUTINGS: tuple[str, ...] = get_args(Routing)
@@ -25,6 +26,7 @@ RERANKERS: tuple[str, ...] = get_args(Rerank)
 BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
+PLACEMENTS: tuple[str, ...] = get_args(Placement)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
 
@@ -115,7 +117,7 @@ class SearchRequest(BaseModel):
     expand_xrefs: bool = True
     expand_definitions: bool = False
     expand_limit: int | None = Field(None, ge=0, le=100, description="at most N chunks added after each hit")
-    expand_placement: Literal["end", "inline"] = Field(
+    expand_placement: Placement = Field(
         "end", description="where the added clauses go: after the k retrieved hits ('end': the first k places "
         "stay the ranking) or right after the hit that cites each ('inline')")
     candidates: int | None = Field(None, ge=1, le=1000)

@@ -241,7 +241,7 @@ def question_words(query: str) -> list[str]:
       "workout" are not names even where a small corpus makes them rare. A question typed in one
       case keeps every word but the function words.
     """
-    mixed = _mixed_case(query)
+    mixed = written_like_names(query)
     stop, cited = function_words(), citation_words()
     seen: dict[str, str] = {}
     for m in _WORD.finditer(query):
@@ -257,14 +257,10 @@ def question_words(query: str) -> list[str]:
     return list(seen.values())[:MAX_NAMING_WORDS]
 
 
-def _mixed_case(text: str) -> bool:
-    return any(c.islower() for c in text) and any(c.isupper() for c in text)
-
-
 def written_like_names(query: str) -> bool:
     """Whether the question mixes cases, so that its naming words are written like names
     ("Kestrel", "CEII"); typed in one case, any rare word may name ("liability")."""
-    return _mixed_case(query)
+    return any(c.islower() for c in query) and any(c.isupper() for c in query)
 
 
 def _opens_sentence(text: str, start: int) -> bool:
@@ -315,7 +311,7 @@ def focus_question(query: str, naming: list[str]) -> str:
         return " ".join(kept)
     if len(clauses) > 1:  # every clause names: which words are the document's and which the question's?
         return query
-    if not _mixed_case(query):  # typed in one case, every rare word "names": "capped", "leak" are the question
+    if not written_like_names(query):  # typed in one case, every rare word "names": "capped", "leak" are the question
         return query
     unnamed = _NAME_GAP.sub(" ", _WORD.sub(lambda m: "" if _POSSESSIVE.sub("", m.group(0)).lower() in words
                                             else m.group(0), query)).strip()
