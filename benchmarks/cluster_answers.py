@@ -14,14 +14,14 @@ import functools
 import sys
 from pathlib import Path
 
-from search.config import Settings
-from search.embed import Embedders
-from search.evaluation.gold import load_gold
-from search.index import indices
-from search.query.identifiers import parse_identifiers
-from search.query.models import SearchRequest
-from search.query.service import SearchService
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders
+from legalsearch.evaluation.gold import load_gold
+from legalsearch.index import indices
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
+from legalsearch.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 MODES = [

@@ -16,16 +16,15 @@ import json
 import sys
 from pathlib import Path
 
+from legalsearch.config import Settings
+from legalsearch.evaluation.gold import load_gold, score_gold
+from legalsearch.node import security
+from legalsearch.query import templates
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import Filters
+from legalsearch.security import admin
+from legalsearch.store import Store, connection
 from opensearchpy import OpenSearch
-
-from search.config import Settings
-from search.evaluation.gold import load_gold, score_gold
-from search.node import security
-from search.query import templates
-from search.query.identifiers import parse_identifiers
-from search.query.models import Filters
-from search.security import admin
-from search.store import Store, connection
 
 GOLD = Path(__file__).resolve().parents[1] / "evaluation" / "gold" / "sample-gold.jsonl"
 

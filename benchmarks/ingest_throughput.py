@@ -19,14 +19,14 @@ import time
 import uuid
 from pathlib import Path
 
-from search.config import Settings
-from search.embed import Embedders
-from search.evaluation.harness import build_index
-from search.evaluation.legalbench import load_benchmark
-from search.evaluation.runner import EvalConfig
-from search.index import indices
-from search.query.service import SearchService
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders
+from legalsearch.evaluation.harness import build_index
+from legalsearch.evaluation.legalbench import load_benchmark
+from legalsearch.evaluation.runner import EvalConfig
+from legalsearch.index import indices
+from legalsearch.query.service import SearchService
+from legalsearch.store import Store
 
 
 def main() -> None:
@@ -51,7 +51,7 @@ def main() -> None:
         settings = settings.model_copy(update={"cache_dir": Path(tmp.name)})
     config = EvalConfig(name=f"bench-{uuid.uuid4().hex[:6]}", chunker=args.chunker, summarizer=args.summarizer,
                         mode="hybrid", embedder=args.embedder)
-    from search.evaluation.legalbench import corpus_files
+    from legalsearch.evaluation.legalbench import corpus_files
 
     queries = load_benchmark(args.data, subsets=args.subset)
     files = corpus_files(args.data, args.scope, queries)

@@ -28,14 +28,14 @@ import threading
 import time
 from pathlib import Path
 
-from search.config import Settings
-from search.embed import Embedders
-from search.evaluation.gold import load_gold
-from search.index import indices
-from search.ingest import IngestOptions, file_sources, ingest
-from search.query.models import SearchRequest
-from search.query.service import SearchService
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders
+from legalsearch.evaluation.gold import load_gold
+from legalsearch.index import indices
+from legalsearch.ingest import IngestOptions, file_sources, ingest
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
+from legalsearch.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 MIX = [  # (label, request fields): the four modes, each with and without filters

@@ -20,10 +20,10 @@ from statistics import fmean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from search.config import Settings  # noqa: E402
-from search.evaluation.legalbench import available_subsets, load_benchmark  # noqa: E402
-from search.evaluation.metrics import Span, evaluate_query, with_mean_over_k  # noqa: E402
-from search.store import Store  # noqa: E402
+from legalsearch.config import Settings  # noqa: E402
+from legalsearch.evaluation.legalbench import available_subsets, load_benchmark  # noqa: E402
+from legalsearch.evaluation.metrics import Span, evaluate_query, with_mean_over_k  # noqa: E402
+from legalsearch.store import Store  # noqa: E402
 
 FIELDS = ["doc_id", "char_start", "char_end"]
 

@@ -26,14 +26,14 @@ import sys
 import time
 from pathlib import Path
 
-from search.config import Settings
-from search.embed import Embedders
-from search.evaluation.legalbench import load_benchmark
-from search.query import templates
-from search.query.identifiers import parse_identifiers
-from search.query.models import Filters, SearchRequest
-from search.query.service import SearchService
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders
+from legalsearch.evaluation.legalbench import load_benchmark
+from legalsearch.query import templates
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import Filters, SearchRequest
+from legalsearch.query.service import SearchService
+from legalsearch.store import Store
 
 CASES = [  # routing off in the plain modes, so each row times one OpenSearch search
     ("bm25", {"mode": "bm25", "routing": "off"}),

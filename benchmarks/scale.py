@@ -38,17 +38,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from search.config import Settings
-from search.embed import Embedders
-from search.evaluation.harness import build_index
-from search.evaluation.legalbench import corpus_files, load_benchmark
-from search.evaluation.runner import load_config
-from search.index import bulk as bulk_settings
-from search.index import schema
-from search.query.models import SearchRequest
-from search.query.service import SearchService
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders
+from legalsearch.evaluation.harness import build_index
+from legalsearch.evaluation.legalbench import corpus_files, load_benchmark
+from legalsearch.evaluation.runner import load_config
+from legalsearch.index import bulk as bulk_settings
+from legalsearch.index import schema
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
+from legalsearch.store import Store
 
 REPO = Path(__file__).resolve().parent.parent
 DIM = 384

@@ -29,14 +29,13 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scale  # noqa: E402  (the sibling benchmark: the same copies, metadata and queries)
-
-from search.config import Settings  # noqa: E402
-from search.embed import Embedders  # noqa: E402
-from search.evaluation.legalbench import load_benchmark  # noqa: E402
-from search.index import schema  # noqa: E402
-from search.query.models import SearchRequest  # noqa: E402
-from search.query.service import SearchService  # noqa: E402
-from search.store import Store  # noqa: E402
+from legalsearch.config import Settings  # noqa: E402
+from legalsearch.embed import Embedders  # noqa: E402
+from legalsearch.evaluation.legalbench import load_benchmark  # noqa: E402
+from legalsearch.index import schema  # noqa: E402
+from legalsearch.query.models import SearchRequest  # noqa: E402
+from legalsearch.query.service import SearchService  # noqa: E402
+from legalsearch.store import Store  # noqa: E402
 
 MODES = {label: params for label, params in scale.MODES.items() if label != "knn"}  # BM25 and the hybrids
 

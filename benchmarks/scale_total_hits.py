@@ -20,13 +20,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scale  # noqa: E402  (the same filters and percentiles)
-
-from search.config import Settings  # noqa: E402
-from search.embed import Embedders  # noqa: E402
-from search.evaluation.legalbench import load_benchmark  # noqa: E402
-from search.query.models import SearchRequest  # noqa: E402
-from search.query.service import SearchService  # noqa: E402
-from search.store import Store  # noqa: E402
+from legalsearch.config import Settings  # noqa: E402
+from legalsearch.embed import Embedders  # noqa: E402
+from legalsearch.evaluation.legalbench import load_benchmark  # noqa: E402
+from legalsearch.query.models import SearchRequest  # noqa: E402
+from legalsearch.query.service import SearchService  # noqa: E402
+from legalsearch.store import Store  # noqa: E402
 
 MODES = {label: params for label, params in scale.MODES.items() if label != "knn"}  # BM25 and the hybrids
 VARIANTS = ("default", "track_total_hits false")

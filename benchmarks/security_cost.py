@@ -32,20 +32,19 @@ import time
 import uuid
 from pathlib import Path
 
+from legalsearch import LegalSearch
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders
+from legalsearch.evaluation.harness import title_from_filename
+from legalsearch.evaluation.legalbench import benchmark_file_path, corpus_files, load_benchmark
+from legalsearch.index import indices
+from legalsearch.ingest import IngestOptions, file_sources, ingest
+from legalsearch.node.security import make_password
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
+from legalsearch.security import admin
+from legalsearch.store import Store
 from pydantic import SecretStr
-
-from search import LegalSearch
-from search.config import Settings
-from search.embed import Embedders
-from search.evaluation.harness import title_from_filename
-from search.evaluation.legalbench import benchmark_file_path, corpus_files, load_benchmark
-from search.index import indices
-from search.ingest import IngestOptions, file_sources, ingest
-from search.node.security import make_password
-from search.query.models import SearchRequest
-from search.query.service import SearchService
-from search.security import admin
-from search.store import Store
 
 GROUP = "bench-a"
 

@@ -16,11 +16,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from search.chunk.chunker import chunk_document
-from search.documents.models import DocumentMeta
-from search.load.document import build_document
-from search.load.metadata import infer_language
-from search.parse.tree import has_structure
+from legalsearch.chunk.chunker import chunk_document
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load.document import build_document
+from legalsearch.load.metadata import infer_language
+from legalsearch.parse.tree import has_structure
 
 
 def survey(root: Path, max_chars: int = 1800, recursive_size: int = 500) -> dict:

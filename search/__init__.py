@@ -3,7 +3,7 @@
 The public Python API is what this package exports (docs/python.md); every other module is
 internal and may move:
 
-    from search import LegalSearch, Document
+    from legalsearch import LegalSearch, Document
 
     ls = LegalSearch()
     ls.ingest(["samples/corpus"], index="demo")
@@ -21,33 +21,33 @@ from typing import TYPE_CHECKING
 __version__ = "0.1.0"
 
 _EXPORTS = {
-    "LegalSearch": "search.client",
-    "Settings": "search.config",
-    "Document": "search.load.memory",
-    "SearchRequest": "search.query.models",
-    "SearchResponse": "search.query.models",
-    "Hit": "search.query.models",
-    "ContextResponse": "search.query.context",
-    "ContextPiece": "search.query.context",
-    "ContextPart": "search.query.context",
-    "IngestReport": "search.ingest.report",
-    "DocReport": "search.ingest.report",
-    "LegalSearchError": "search.errors",
-    "ConfigError": "search.errors",
-    "NodeError": "search.errors",
-    "StoreError": "search.errors",
-    "BulkError": "search.errors",
-    "QueryError": "search.errors",
-    "IngestError": "search.errors",
-    "AuthenticationError": "search.errors",
-    "PermissionDeniedError": "search.errors",
-    "SecurityError": "search.errors",
-    "TLSError": "search.errors",
-    "DocumentError": "search.documents.errors",
-    "MetadataError": "search.documents.errors",
+    "LegalSearch": "legalsearch.client",
+    "Settings": "legalsearch.config",
+    "Document": "legalsearch.load.memory",
+    "SearchRequest": "legalsearch.query.models",
+    "SearchResponse": "legalsearch.query.models",
+    "Hit": "legalsearch.query.models",
+    "ContextResponse": "legalsearch.query.context",
+    "ContextPiece": "legalsearch.query.context",
+    "ContextPart": "legalsearch.query.context",
+    "IngestReport": "legalsearch.ingest.report",
+    "DocReport": "legalsearch.ingest.report",
+    "LegalSearchError": "legalsearch.errors",
+    "ConfigError": "legalsearch.errors",
+    "NodeError": "legalsearch.errors",
+    "StoreError": "legalsearch.errors",
+    "BulkError": "legalsearch.errors",
+    "QueryError": "legalsearch.errors",
+    "IngestError": "legalsearch.errors",
+    "AuthenticationError": "legalsearch.errors",
+    "PermissionDeniedError": "legalsearch.errors",
+    "SecurityError": "legalsearch.errors",
+    "TLSError": "legalsearch.errors",
+    "DocumentError": "legalsearch.documents.errors",
+    "MetadataError": "legalsearch.documents.errors",
     # optional extras: `pip install .[langchain]` / `.[llamaindex]`
-    "LangChainRetriever": "search.integrations.langchain",
-    "LlamaIndexRetriever": "search.integrations.llamaindex",
+    "LangChainRetriever": "legalsearch.integrations.langchain",
+    "LlamaIndexRetriever": "legalsearch.integrations.llamaindex",
 }
 
 __all__ = [
@@ -59,10 +59,10 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
-    from search.client import LegalSearch
-    from search.config import Settings
-    from search.documents.errors import DocumentError, MetadataError
-    from search.errors import (
+    from legalsearch.client import LegalSearch
+    from legalsearch.config import Settings
+    from legalsearch.documents.errors import DocumentError, MetadataError
+    from legalsearch.errors import (
         AuthenticationError,
         BulkError,
         ConfigError,
@@ -75,12 +75,12 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
         StoreError,
         TLSError,
     )
-    from search.ingest.report import DocReport, IngestReport
-    from search.integrations.langchain import LangChainRetriever
-    from search.integrations.llamaindex import LlamaIndexRetriever
-    from search.load.memory import Document
-    from search.query.context import ContextPart, ContextPiece, ContextResponse
-    from search.query.models import Hit, SearchRequest, SearchResponse
+    from legalsearch.ingest.report import DocReport, IngestReport
+    from legalsearch.integrations.langchain import LangChainRetriever
+    from legalsearch.integrations.llamaindex import LlamaIndexRetriever
+    from legalsearch.load.memory import Document
+    from legalsearch.query.context import ContextPart, ContextPiece, ContextResponse
+    from legalsearch.query.models import Hit, SearchRequest, SearchResponse
 
 
 def __getattr__(name: str):

@@ -1,6 +1,6 @@
 """`LegalSearch`: the one public entry point of the Python API (the CLI is a thin layer over it).
 
-    from search import LegalSearch
+    from legalsearch import LegalSearch
 
     ls = LegalSearch()                                   # OPENSEARCH_URL, or the local node
     ls.ingest(["samples/corpus"], index="demo")          # files, folders, or Document objects
@@ -22,25 +22,24 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from legalsearch import engine
+from legalsearch.config import Settings, split_credentials
+from legalsearch.embed import Embedders
+from legalsearch.errors import ConfigError, QueryError
+from legalsearch.index import indices
+from legalsearch.node import embedserver
+from legalsearch.query import fusion
+from legalsearch.query.context import DEFAULT_BUDGET, ContextResponse
+from legalsearch.query.explain import explain as explain_search
+from legalsearch.query.models import SearchRequest, SearchResponse
+from legalsearch.query.service import SearchService
+from legalsearch.security import admin
+from legalsearch.store import Store
 from pydantic import SecretStr, ValidationError
 
-from search import engine
-from search.config import Settings, split_credentials
-from search.embed import Embedders
-from search.errors import ConfigError, QueryError
-from search.index import indices
-from search.node import embedserver
-from search.query import fusion
-from search.query.context import DEFAULT_BUDGET, ContextResponse
-from search.query.explain import explain as explain_search
-from search.query.models import SearchRequest, SearchResponse
-from search.query.service import SearchService
-from search.security import admin
-from search.store import Store
-
 if TYPE_CHECKING:  # imported where used: a `search` process never loads the ingestion side
-    from search.ingest import IngestReport
-    from search.load import Document
+    from legalsearch.ingest import IngestReport
+    from legalsearch.load import Document
 
 
 def one_line(error: ValidationError, what: str) -> str:
@@ -136,8 +135,8 @@ class LegalSearch:
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
         """
-        from search.ingest import IngestOptions, file_sources, ingest, memory_sources
-        from search.load import Document
+        from legalsearch.ingest import IngestOptions, file_sources, ingest, memory_sources
+        from legalsearch.load import Document
 
         try:
             opts = IngestOptions(index=self._index(index), **options)
@@ -268,7 +267,7 @@ class LegalSearch:
         missing = [str(p) for p in paths if not p.exists()]
         if missing:
             raise ConfigError(f"no such file or folder: {', '.join(missing)}")
-        from search.ingest.reindex import reindex as reindex_index  # the ingestion side, loaded on use
+        from legalsearch.ingest.reindex import reindex as reindex_index  # the ingestion side, loaded on use
 
         return reindex_index(self.store, self.settings, self.embedders, self._index(name), changes=changes,
                              shards=shards, replicas=replicas, paths=paths, manifest=Path(manifest) if manifest else None,
@@ -276,7 +275,7 @@ class LegalSearch:
 
     def prune_index(self, name: str | None = None) -> list[str]:
         """Delete the generations of an index that its aliases no longer point at (after a reindex)."""
-        from search.index import generations
+        from legalsearch.index import generations
 
         return generations.prune(self.store, self._index(name))
 
@@ -338,7 +337,7 @@ class LegalSearch:
     def set_password(self, name: str, password: str) -> None:
         """Set a user's password. For the local node's reserved `admin` this uses the admin
         certificate and rewrites the stored password."""
-        from search.node import security
+        from legalsearch.node import security
 
         if name == security.ADMIN_USER and not self.settings.opensearch_user:
             admin.users_passwd(Store(self.settings, identity="admin-certificate"), name, password)

@@ -46,6 +46,17 @@ def _import_opensearchpy_without_asyncio() -> None:
 
 _import_opensearchpy_without_asyncio()
 
+from legalsearch.config import Settings, split_credentials  # noqa: E402
+from legalsearch.errors import (  # noqa: E402
+    AuthenticationError,
+    BulkError,
+    ModelError,
+    NodeError,
+    PermissionDeniedError,
+    StoreError,
+    TLSError,
+)
+from legalsearch.node import cluster, process, security  # noqa: E402
 from opensearchpy import OpenSearch, helpers  # noqa: E402
 from opensearchpy.exceptions import (  # noqa: E402
     AuthenticationException,
@@ -56,18 +67,6 @@ from opensearchpy.exceptions import (  # noqa: E402
 )
 from opensearchpy.exceptions import ConnectionError as OSConnectionError  # noqa: E402
 from opensearchpy.exceptions import SSLError as OSSSLError  # noqa: E402
-
-from search.config import Settings, split_credentials  # noqa: E402
-from search.errors import (  # noqa: E402
-    AuthenticationError,
-    BulkError,
-    ModelError,
-    NodeError,
-    PermissionDeniedError,
-    StoreError,
-    TLSError,
-)
-from search.node import cluster, process, security  # noqa: E402
 
 log = logging.getLogger(__name__)
 # opensearch-py logs every failed attempt with a traceback at WARNING; while waiting for a node

@@ -38,7 +38,7 @@ def _docker_answers() -> bool:
 
 @pytest.fixture(scope="session")
 def settings():
-    from search.config import Settings
+    from legalsearch.config import Settings
 
     return Settings()
 
@@ -46,7 +46,7 @@ def settings():
 @pytest.fixture(scope="session")
 def embedders(settings):
     """The models of the test session, loaded once (as the LegalSearch client does per process)."""
-    from search.embed import Embedders
+    from legalsearch.embed import Embedders
 
     return Embedders(settings)
 
@@ -54,8 +54,8 @@ def embedders(settings):
 def _wait_for(settings, url: str, seconds: float = 30.0) -> None:
     import time
 
-    from search.errors import LegalSearchError
-    from search.store import Store
+    from legalsearch.errors import LegalSearchError
+    from legalsearch.store import Store
 
     deadline = time.monotonic() + seconds
     while True:
@@ -70,7 +70,7 @@ def _wait_for(settings, url: str, seconds: float = 30.0) -> None:
 
 @pytest.fixture(scope="session")
 def opensearch_url(settings):
-    from search.node import process
+    from legalsearch.node import process
 
     if settings.opensearch_url:
         _wait_for(settings, settings.opensearch_url)
@@ -81,13 +81,12 @@ def opensearch_url(settings):
         # Not exercised on the development machine (no Docker there): the official image with its
         # demo certificates, so TLS is not verified; the legalsearch roles are created as on any
         # external cluster (`legalsearch users init`).
+        from legalsearch.config import OPENSEARCH_VERSION
+        from legalsearch.node.security import make_password
+        from legalsearch.security import admin
+        from legalsearch.store import Store
         from pydantic import SecretStr
         from testcontainers.opensearch import OpenSearchContainer
-
-        from search.config import OPENSEARCH_VERSION
-        from search.node.security import make_password
-        from search.security import admin
-        from search.store import Store
 
         password = make_password()
         with OpenSearchContainer(f"opensearchproject/opensearch:{OPENSEARCH_VERSION}", security_enabled=True,
@@ -100,7 +99,7 @@ def opensearch_url(settings):
             admin.init(Store(settings, url=url), settings.log_index)
             yield url
         return
-    from search.node import lifecycle
+    from legalsearch.node import lifecycle
 
     state = lifecycle.start(settings)  # the node and its embedding server
     yield state.url
@@ -108,7 +107,7 @@ def opensearch_url(settings):
 
 @pytest.fixture(scope="session")
 def store(settings, opensearch_url):
-    from search.store import Store
+    from legalsearch.store import Store
 
     return Store(settings, url=opensearch_url)
 
@@ -116,7 +115,7 @@ def store(settings, opensearch_url):
 @pytest.fixture(scope="session")
 def run_ingest(settings, store, embedders):
     """ingest(paths, options, **kw) on the session's store and models."""
-    from search.ingest import file_sources, ingest
+    from legalsearch.ingest import file_sources, ingest
 
     def run(paths, options, **kw):
         return ingest(file_sources(list(paths)), settings, options, store=store, embedders=embedders, **kw)
@@ -129,7 +128,7 @@ def index_name(store):
     """A fresh uuid-named index name per test, deleted afterwards."""
     name = f"test-{uuid.uuid4().hex[:12]}"
     yield name
-    from search.index import indices
+    from legalsearch.index import indices
 
     store.delete_index(name)
     indices.delete(store, name)

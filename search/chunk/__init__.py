@@ -6,8 +6,8 @@
 - `enrich`: cross-references resolved to chunk ids, defined terms, clause labels.
 """
 
-from search.chunk.chunker import CHUNKERS, Chunker, chunk_document
-from search.chunk.enrich import enrich_chunks
-from search.chunk.recursive import split_recursive
+from legalsearch.chunk.chunker import CHUNKERS, Chunker, chunk_document
+from legalsearch.chunk.enrich import enrich_chunks
+from legalsearch.chunk.recursive import split_recursive
 
 __all__ = ["CHUNKERS", "Chunker", "chunk_document", "enrich_chunks", "split_recursive"]

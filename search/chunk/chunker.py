@@ -24,12 +24,12 @@ import bisect
 import dataclasses
 from typing import Literal, get_args
 
-from search.chunk.enrich import enrich_chunks
-from search.chunk.recursive import split_recursive
-from search.documents.errors import DocumentError
-from search.documents.models import Chunk, ParsedDocument, StructureNode, make_chunk_id
-from search.parse.titles import describe_node, unit_name
-from search.parse.tree import STRUCTURAL_KINDS
+from legalsearch.chunk.enrich import enrich_chunks
+from legalsearch.chunk.recursive import split_recursive
+from legalsearch.documents.errors import DocumentError
+from legalsearch.documents.models import Chunk, ParsedDocument, StructureNode, make_chunk_id
+from legalsearch.parse.titles import describe_node, unit_name
+from legalsearch.parse.tree import STRUCTURAL_KINDS
 
 Chunker = Literal["structural", "recursive"]
 CHUNKERS: tuple[str, ...] = get_args(Chunker)

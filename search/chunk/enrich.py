@@ -6,11 +6,11 @@ from __future__ import annotations
 import bisect
 import dataclasses
 
-from search.documents.models import Chunk, ParsedDocument
-from search.parse.definitions import extract_definitions, find_term_uses
-from search.parse.doctypes import cites_other_documents
-from search.parse.labels import check_double_signature, label_clauses
-from search.parse.references import extract_references, resolve_references
+from legalsearch.documents.models import Chunk, ParsedDocument
+from legalsearch.parse.definitions import extract_definitions, find_term_uses
+from legalsearch.parse.doctypes import cites_other_documents
+from legalsearch.parse.labels import check_double_signature, label_clauses
+from legalsearch.parse.references import extract_references, resolve_references
 
 
 def enrich_chunks(doc: ParsedDocument, chunks: list[Chunk]) -> list[Chunk]:

@@ -5,7 +5,7 @@ them into exit code 1. Messages always name the file (and the field, for metadat
 say what to do next.
 """
 
-from search.errors import LegalSearchError
+from legalsearch.errors import LegalSearchError
 
 
 class DocumentError(LegalSearchError):

@@ -6,8 +6,8 @@ routing, explain, e5 rescoring) with the build the index records in its `_meta`.
 builds (`onnxrt`) are exported once from the shipped weights (`export`).
 """
 
-from search.embed.cache import EmbeddingCache, embed_with_cache, text_key
-from search.embed.models import EMBEDDERS, Embedder, Embedders, build_for, build_key, index_build
+from legalsearch.embed.cache import EmbeddingCache, embed_with_cache, text_key
+from legalsearch.embed.models import EMBEDDERS, Embedder, Embedders, build_for, build_key, index_build
 
 __all__ = ["EMBEDDERS", "Embedder", "Embedders", "EmbeddingCache", "build_for", "build_key", "embed_with_cache",
            "index_build", "text_key"]

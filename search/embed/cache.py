@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-
-from search.embed.models import Embedder
+from legalsearch.embed.models import Embedder
 
 
 def text_key(text: str) -> str:

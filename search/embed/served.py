@@ -1,4 +1,4 @@
-"""Questions embedded by the resident embedding server (`python -m search.serve`, started with the
+"""Questions embedded by the resident embedding server (`python -m legalsearch.serve`, started with the
 local node), so a fresh `legalsearch search` process loads no model.
 
 Loading PyTorch and MiniLM costs a fresh process about 5-6 s on 2 cores; the server already holds
@@ -24,8 +24,7 @@ import urllib.request
 from collections.abc import Callable, Sequence
 
 import numpy as np
-
-from search.errors import QueryError
+from legalsearch.errors import QueryError
 
 log = logging.getLogger(__name__)
 

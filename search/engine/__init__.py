@@ -8,6 +8,6 @@ index's default search pipelines (the query model id + fusion), the `text_embedd
 pipeline, the stored templates of `search.query.templates`, and their ids in the index's `_meta`.
 """
 
-from search.engine.install import ENGINE_META, install, status
+from legalsearch.engine.install import ENGINE_META, install, status
 
 __all__ = ["ENGINE_META", "install", "status"]

@@ -22,13 +22,13 @@ import math
 from datetime import UTC, datetime
 from functools import partial
 
-from search.config import Settings
-from search.errors import ModelError
-from search.index import indices, schema
-from search.node import embedserver, ml
-from search.query import fusion, templates
-from search.query.models import SearchRequest
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.errors import ModelError
+from legalsearch.index import indices, schema
+from legalsearch.node import embedserver, ml
+from legalsearch.query import fusion, templates
+from legalsearch.query.models import SearchRequest
+from legalsearch.store import Store
 
 ENGINE_META = "engine"
 VERSION = "v1"

@@ -2,7 +2,7 @@
 ties them to a retriever (pure), and `harness` + `compare`, which run them through the product's
 own ingestion and SearchService (the only modules here that reach OpenSearch, through it)."""
 
-from search.evaluation.gold import (
+from legalsearch.evaluation.gold import (
     GoldItem,
     GoldSetError,
     PassageRef,
@@ -10,7 +10,7 @@ from search.evaluation.gold import (
     normalize_section,
     score_gold,
 )
-from search.evaluation.legalbench import (
+from legalsearch.evaluation.legalbench import (
     BenchmarkError,
     BenchQuery,
     corpus_files,
@@ -18,7 +18,7 @@ from search.evaluation.legalbench import (
     load_benchmark,
     split_queries,
 )
-from search.evaluation.metrics import (
+from legalsearch.evaluation.metrics import (
     EvaluationError,
     Span,
     aggregate,
@@ -31,8 +31,8 @@ from search.evaluation.metrics import (
     hit_at,
     reciprocal_rank,
 )
-from search.evaluation.report import gold_table_markdown, plot_metric_vs_k, table_markdown, write_results
-from search.evaluation.runner import (
+from legalsearch.evaluation.report import gold_table_markdown, plot_metric_vs_k, table_markdown, write_results
+from legalsearch.evaluation.runner import (
     EvalConfig,
     GoldSearcher,
     Retriever,

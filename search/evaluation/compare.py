@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from search.evaluation.gold import GoldItem, score_gold
-from search.evaluation.harness import GoldServiceSearcher
-from search.evaluation.legalbench import BenchQuery, split_queries
-from search.evaluation.runner import EvalConfig, aggregate_rows, run_gold
-from search.query.service import SearchService
+from legalsearch.evaluation.gold import GoldItem, score_gold
+from legalsearch.evaluation.harness import GoldServiceSearcher
+from legalsearch.evaluation.legalbench import BenchQuery, split_queries
+from legalsearch.evaluation.runner import EvalConfig, aggregate_rows, run_gold
+from legalsearch.query.service import SearchService
 
 DEFAULT_GOLD_MODES = ("hybrid", "bm25", "knn")
 

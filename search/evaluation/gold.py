@@ -23,9 +23,8 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any, Literal
 
+from legalsearch.evaluation.metrics import EvaluationError, first_relevant_rank, hit_at, reciprocal_rank
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
-
-from search.evaluation.metrics import EvaluationError, first_relevant_rank, hit_at, reciprocal_rank
 
 QueryType = Literal["identifier", "conceptual", "date-sensitive", "cross-reference"]
 Language = Literal["en", "it"]

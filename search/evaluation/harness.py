@@ -15,15 +15,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from search.evaluation.gold import GoldItem
-from search.evaluation.legalbench import BenchQuery, benchmark_file_path, corpus_files, corpus_fingerprint
-from search.evaluation.metrics import Span
-from search.evaluation.runner import EvalConfig, config_fingerprint, run_legalbench
-from search.ingest import IngestOptions, file_sources, ingest
-from search.query.context import build as build_context
-from search.query.context import spans as context_spans
-from search.query.models import SearchRequest
-from search.query.service import SearchService
+from legalsearch.evaluation.gold import GoldItem
+from legalsearch.evaluation.legalbench import (
+    BenchQuery,
+    benchmark_file_path,
+    corpus_files,
+    corpus_fingerprint,
+)
+from legalsearch.evaluation.metrics import Span
+from legalsearch.evaluation.runner import EvalConfig, config_fingerprint, run_legalbench
+from legalsearch.ingest import IngestOptions, file_sources, ingest
+from legalsearch.query.context import build as build_context
+from legalsearch.query.context import spans as context_spans
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
 
 
 def title_from_filename(path: Path) -> str:

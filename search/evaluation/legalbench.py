@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from legalsearch.evaluation.metrics import EvaluationError, Span
 from pydantic import BaseModel, ConfigDict, ValidationError
-
-from search.evaluation.metrics import EvaluationError, Span
 
 CorpusScope = Literal["referenced", "subsets", "all"]
 

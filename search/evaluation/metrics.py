@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
-from search.errors import LegalSearchError
+from legalsearch.errors import LegalSearchError
 
 DEFAULT_KS: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64)
 DEFAULT_BUDGETS: tuple[int, ...] = (2000, 4000, 8000)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from search.evaluation.metrics import DEFAULT_BUDGETS, MEAN_OVER_K_METRICS, metric_ks
+from legalsearch.evaluation.metrics import DEFAULT_BUDGETS, MEAN_OVER_K_METRICS, metric_ks
 
 AVERAGE = "average"
 Results = Mapping[str, Mapping[str, Mapping[str, float]]]

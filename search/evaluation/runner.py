@@ -16,14 +16,11 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from tqdm import tqdm
-
-from search.embed import build_for, build_key
-from search.errors import ConfigError
-from search.evaluation.gold import GoldItem
-from search.evaluation.legalbench import BenchQuery
-from search.evaluation.metrics import (
+from legalsearch.embed import build_for, build_key
+from legalsearch.errors import ConfigError
+from legalsearch.evaluation.gold import GoldItem
+from legalsearch.evaluation.legalbench import BenchQuery
+from legalsearch.evaluation.metrics import (
     DEFAULT_BUDGETS,
     DEFAULT_KS,
     EvaluationError,
@@ -33,6 +30,8 @@ from search.evaluation.metrics import (
     evaluate_query,
     with_mean_over_k,
 )
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from tqdm import tqdm
 
 AVERAGE = "average"
 N_QUERIES = "n_queries"

@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from search.store import Store
+from legalsearch.store import Store
 
 BULK_SETTINGS = {"refresh_interval": "-1", "number_of_replicas": 0}
 

@@ -14,10 +14,10 @@ ingest that runs meanwhile fails loudly instead of writing where the new index n
 
 from __future__ import annotations
 
-from search.embed import Embedder
-from search.errors import LegalSearchError
-from search.index import indices, schema
-from search.store import BulkStats, Store
+from legalsearch.embed import Embedder
+from legalsearch.errors import LegalSearchError
+from legalsearch.index import indices, schema
+from legalsearch.store import BulkStats, Store
 
 
 def next_generation(store: Store, name: str) -> int:

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from search.embed import Embedder, index_build
-from search.errors import ConfigError, LegalSearchError, StoreError
-from search.index import refresh, schema
-from search.store import Store
+from legalsearch.embed import Embedder, index_build
+from legalsearch.errors import ConfigError, LegalSearchError, StoreError
+from legalsearch.index import refresh, schema
+from legalsearch.store import Store
 
 
 def ensure_templates(store: Store, dim: int) -> None:

@@ -6,7 +6,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from search.documents.models import Chunk, ParsedDocument
+from legalsearch.documents.models import Chunk, ParsedDocument
 
 EMBED_PARTS = ("summary", "heading", "text")
 

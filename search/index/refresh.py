@@ -24,7 +24,7 @@ import socket
 import uuid
 from datetime import UTC, datetime
 
-from search.store import Store
+from legalsearch.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -38,11 +38,11 @@ def _load(package: str, name: str) -> dict:
 
 
 def analysis_settings() -> dict:
-    return copy.deepcopy(_load("analyzers", "legal.json")["analysis"])
+    return copy.deepcopy(_load("legalsearch.analyzers", "legal.json")["analysis"])
 
 
 def mapping_json(kind: str) -> dict:
-    return copy.deepcopy(_load("mappings", f"{kind}.json"))
+    return copy.deepcopy(_load("legalsearch.mappings", f"{kind}.json"))
 
 
 _CONCRETE = re.compile(r"^(?P<name>.+)--(?P<kind>chunks|docs)-v(?P<schema>\d+)(?:-g(?P<generation>\d+))?$")

@@ -14,8 +14,8 @@ drop them): on a cluster a replica is what lets an ingest go on when a node dies
 
 from __future__ import annotations
 
-from search.index import indices, refresh
-from search.store import BulkStats, Store
+from legalsearch.index import indices, refresh
+from legalsearch.store import BulkStats, Store
 
 
 class IndexWriter:

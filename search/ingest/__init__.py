@@ -4,8 +4,8 @@
                     store=store, embedders=embedders)
 """
 
-from search.ingest.options import IngestOptions
-from search.ingest.report import DocReport, IngestReport
-from search.ingest.run import Source, file_sources, ingest, memory_sources
+from legalsearch.ingest.options import IngestOptions
+from legalsearch.ingest.report import DocReport, IngestReport
+from legalsearch.ingest.run import Source, file_sources, ingest, memory_sources
 
 __all__ = ["DocReport", "IngestOptions", "IngestReport", "Source", "file_sources", "ingest", "memory_sources"]

@@ -6,13 +6,12 @@ from __future__ import annotations
 import hashlib
 import json
 
+from legalsearch.chunk import Chunker
+from legalsearch.embed import EMBEDDERS
+from legalsearch.index import records, schema
+from legalsearch.summarize import SUMMARIZERS
+from legalsearch.summarize.profile import PROFILE_VERSION
 from pydantic import BaseModel, ConfigDict, Field, field_validator
-
-from search.chunk import Chunker
-from search.embed import EMBEDDERS
-from search.index import records, schema
-from search.summarize import SUMMARIZERS
-from search.summarize.profile import PROFILE_VERSION
 
 # Characters per embedder token budget, and what the summary + heading take of the window.
 CHARS_PER_TOKEN = 4

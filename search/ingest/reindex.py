@@ -14,13 +14,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from search.config import Settings
-from search.embed import Embedders, index_build
-from search.errors import ConfigError, IngestError
-from search.index import generations, indices, refresh
-from search.ingest.options import IngestOptions
-from search.ingest.run import file_sources, ingest
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders, index_build
+from legalsearch.errors import ConfigError, IngestError
+from legalsearch.index import generations, indices, refresh
+from legalsearch.ingest.options import IngestOptions
+from legalsearch.ingest.run import file_sources, ingest
+from legalsearch.store import Store
 
 REBUILD_FIELDS = ("chunker", "chunk_size", "summarizer", "embedder", "embed_parts")
 

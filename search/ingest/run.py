@@ -26,22 +26,22 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from search.chunk import CHUNKERS, chunk_document
-from search.config import Settings
-from search.documents.errors import DocumentError, MetadataError
-from search.documents.models import Chunk, ParsedDocument
-from search.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
-from search.errors import BulkError, ConfigError, LegalSearchError
-from search.index import bulk, indices, records, refresh
-from search.index.writer import IndexWriter
-from search.ingest.options import CHARS_PER_TOKEN, IngestOptions
-from search.ingest.report import DocReport, IngestReport
-from search.load import Document, discover_documents, load_document, load_memory_document, peek_language
-from search.load.metadata import infer_language
-from search.parse import unresolved_refs
-from search.store import Store
-from search.summarize import SummaryCache, get_summarizer, summarize_cached
-from search.summarize.profile import document_profile
+from legalsearch.chunk import CHUNKERS, chunk_document
+from legalsearch.config import Settings
+from legalsearch.documents.errors import DocumentError, MetadataError
+from legalsearch.documents.models import Chunk, ParsedDocument
+from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
+from legalsearch.errors import BulkError, ConfigError, LegalSearchError
+from legalsearch.index import bulk, indices, records, refresh
+from legalsearch.index.writer import IndexWriter
+from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
+from legalsearch.ingest.report import DocReport, IngestReport
+from legalsearch.load import Document, discover_documents, load_document, load_memory_document, peek_language
+from legalsearch.load.metadata import infer_language
+from legalsearch.parse import unresolved_refs
+from legalsearch.store import Store
+from legalsearch.summarize import SummaryCache, get_summarizer, summarize_cached
+from legalsearch.summarize.profile import document_profile
 
 log = logging.getLogger(__name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from search.integrations import hit_metadata, missing_extra
+from legalsearch.integrations import hit_metadata, missing_extra
 
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun

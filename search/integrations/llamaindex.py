@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from search.integrations import hit_metadata, missing_extra
+from legalsearch.integrations import hit_metadata, missing_extra
 
 try:
     from llama_index.core.retrievers import BaseRetriever

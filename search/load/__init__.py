@@ -5,8 +5,8 @@
     files = discover_documents([Path("samples/corpus")])
 """
 
-from search.load.discover import discover_documents
-from search.load.document import (
+from legalsearch.load.discover import discover_documents
+from legalsearch.load.document import (
     BatchResult,
     LoadFailure,
     build_document,
@@ -14,9 +14,9 @@ from search.load.document import (
     load_documents,
     peek_language,
 )
-from search.load.extract import SUPPORTED_EXTENSIONS
-from search.load.memory import Document, load_memory_document
-from search.load.metadata import build_meta, infer_metadata, read_manifest, read_sidecar
+from legalsearch.load.extract import SUPPORTED_EXTENSIONS
+from legalsearch.load.memory import Document, load_memory_document
+from legalsearch.load.metadata import build_meta, infer_metadata, read_manifest, read_sidecar
 
 __all__ = [
     "SUPPORTED_EXTENSIONS", "BatchResult", "Document", "LoadFailure", "build_document", "build_meta", "discover_documents",

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from search.load.extract import SUPPORTED_EXTENSIONS
-from search.load.metadata import is_sidecar, read_manifest
+from legalsearch.load.extract import SUPPORTED_EXTENSIONS
+from legalsearch.load.metadata import is_sidecar, read_manifest
 
 
 def discover_documents(paths: list[Path], manifest: Path | None = None) -> list[tuple[Path, dict | None]]:

@@ -14,13 +14,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from search.documents.errors import DocumentError, MetadataError
-from search.documents.models import DocumentMeta, PageSpan, ParsedDocument
-from search.load.extract import SUPPORTED_EXTENSIONS, extract_file
-from search.load.metadata import build_meta, infer_language, merge_metadata, read_sidecar
-from search.parse.labels import check_double_signature, double_signature_flags
-from search.parse.numbering import check_numbering
-from search.parse.tree import has_structure, parse_structure
+from legalsearch.documents.errors import DocumentError, MetadataError
+from legalsearch.documents.models import DocumentMeta, PageSpan, ParsedDocument
+from legalsearch.load.extract import SUPPORTED_EXTENSIONS, extract_file
+from legalsearch.load.metadata import build_meta, infer_language, merge_metadata, read_sidecar
+from legalsearch.parse.labels import check_double_signature, double_signature_flags
+from legalsearch.parse.numbering import check_numbering
+from legalsearch.parse.tree import has_structure, parse_structure
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

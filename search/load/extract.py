@@ -12,9 +12,9 @@ import io
 import re
 from pathlib import Path
 
-from search.documents.errors import DocumentError
-from search.documents.models import PageSpan
-from search.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
+from legalsearch.documents.errors import DocumentError
+from legalsearch.documents.models import PageSpan
+from legalsearch.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".html", ".htm", ".docx", ".pdf")
 _WESTERN_ENCODINGS = ["cp1252", "iso8859_15", "latin_1", "mac_roman", "cp850", "utf_16", "utf_32"]

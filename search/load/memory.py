@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+from legalsearch.documents.errors import MetadataError
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.load.document import build_document
+from legalsearch.load.metadata import merge_metadata
 from pydantic import BaseModel, ConfigDict, Field
-
-from search.documents.errors import MetadataError
-from search.documents.models import ParsedDocument
-from search.load.document import build_document
-from search.load.metadata import merge_metadata
 
 
 class Document(BaseModel):

@@ -12,10 +12,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from legalsearch.documents.errors import MetadataError
+from legalsearch.documents.models import DocumentMeta
 from pydantic import ValidationError
-
-from search.documents.errors import MetadataError
-from search.documents.models import DocumentMeta
 
 SIDECAR_SUFFIX = ".meta.json"
 

@@ -12,7 +12,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from search.documents.errors import DocumentError
+from legalsearch.documents.errors import DocumentError
 
 SCANNED_CHARS_PER_PAGE = 25
 OCR_DPI = 300

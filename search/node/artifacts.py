@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
-from search.errors import NodeError
+from legalsearch.errors import NodeError
 
 log = logging.getLogger(__name__)
 

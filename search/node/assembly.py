@@ -12,9 +12,9 @@ import shutil
 import zipfile
 from pathlib import Path
 
-from search.config import Settings
-from search.errors import NodeError
-from search.node.artifacts import MODULE_DESCRIPTORS, PRUNED, fetch, fetch_module, node_artifacts
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node.artifacts import MODULE_DESCRIPTORS, PRUNED, fetch, fetch_module, node_artifacts
 
 log = logging.getLogger(__name__)
 

@@ -39,10 +39,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from search.config import Settings
-from search.errors import NodeError
-from search.node import probe, process, security
-from search.node.assembly import dist_dir, install, is_installed
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node import probe, process, security
+from legalsearch.node.assembly import dist_dir, install, is_installed
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,6 @@
 """The embedding server's process (docs/engine.md): started and stopped with the local node.
 
-`python -m search.serve` serves the index embedders on 127.0.0.1 (OpenAI-compatible
+`python -m legalsearch.serve` serves the index embedders on 127.0.0.1 (OpenAI-compatible
 `POST /v1/embeddings`); OpenSearch's ml-commons calls it for `neural` queries and the
 `text_embedding` ingest processor. This module only runs the process (spawn, wait for `/health`,
 stop); it starts the server by module name and never imports `search.serve` (a higher layer).
@@ -22,13 +22,13 @@ import urllib.request
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from search.config import Settings
-from search.errors import NodeError
-from search.node.process import _free_port, _pid_alive, _tail, _terminate
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node.process import _free_port, _pid_alive, _tail, _terminate
 
 log = logging.getLogger(__name__)
 
-# The folder holding the `search` package: the server is started from there, so `-m search.serve`
+# The folder holding the `search` package: the server is started from there, so `-m legalsearch.serve`
 # imports this very copy of the code (a virtualenv's editable install may point elsewhere).
 _CODE_ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,7 +105,7 @@ def start(settings: Settings, avoid: set[int] = frozenset()) -> ServerState | No
     # pools from it; one thread each answers fastest on a small shared machine, where spinning
     # OpenMP workers made e5 questions take 0.2-2 s under load (docs/engine.md, latency)
     cmd = ["env", f"OMP_NUM_THREADS={settings.embed_server_threads}",
-           f"LEGALSEARCH_EMBED_THREADS={settings.embed_server_threads}", sys.executable, "-m", "search.serve",
+           f"LEGALSEARCH_EMBED_THREADS={settings.embed_server_threads}", sys.executable, "-m", "legalsearch.serve",
            "--host", "127.0.0.1", "--port", str(port), "--models", settings.embed_models,
            "--torch-threads", str(settings.embed_server_threads)]
     with log_path.open("ab") as out:

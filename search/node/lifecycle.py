@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from functools import partial
 
-from search.config import Settings
-from search.errors import NodeError
-from search.node import cluster, embedserver, ml, process, security
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node import cluster, embedserver, ml, process, security
 
 log = logging.getLogger(__name__)
 

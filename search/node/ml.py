@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from search.errors import ModelError
+from legalsearch.errors import ModelError
 
 log = logging.getLogger(__name__)
 

@@ -29,10 +29,10 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from search.config import Settings
-from search.errors import NodeError
-from search.node import probe, security
-from search.node.assembly import dist_dir, install, is_installed, java_home
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node import probe, security
+from legalsearch.node.assembly import dist_dir, install, is_installed, java_home
 
 log = logging.getLogger(__name__)
 

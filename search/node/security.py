@@ -43,10 +43,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import bcrypt
-
-from search.config import Settings
-from search.errors import NodeError
-from search.node import pki
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node import pki
 
 log = logging.getLogger(__name__)
 

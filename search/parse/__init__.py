@@ -8,18 +8,18 @@
 - `labels`: clause labels (termination, penalty, forum, ...) and the 1341-1342 c.c. check.
 """
 
-from search.parse.definitions import extract_definitions, find_term_uses
-from search.parse.labels import (
+from legalsearch.parse.definitions import extract_definitions, find_term_uses
+from legalsearch.parse.labels import (
     LABELS,
     check_double_signature,
     double_signature,
     double_signature_flags,
     label_clauses,
 )
-from search.parse.numbering import check_numbering
-from search.parse.references import extract_references, resolve_references, unresolved_refs
-from search.parse.titles import describe_node
-from search.parse.tree import STRUCTURAL_KINDS, has_structure, parse_structure
+from legalsearch.parse.numbering import check_numbering
+from legalsearch.parse.references import extract_references, resolve_references, unresolved_refs
+from legalsearch.parse.titles import describe_node
+from legalsearch.parse.tree import STRUCTURAL_KINDS, has_structure, parse_structure
 
 __all__ = [
     "LABELS", "STRUCTURAL_KINDS", "check_double_signature", "check_numbering", "describe_node",

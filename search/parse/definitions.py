@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from search.documents.models import Definition
+from legalsearch.documents.models import Definition
 
 _TERM = r"[\"“«](?P<term>[A-Z0-9][^\"“”«»\n]{0,78}?)[\"”»]"
 _EN_MEANS = re.compile(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from search.parse.numbering import (
+from legalsearch.parse.numbering import (
     alpha_value,
     follows_letter,
     follows_numeric,

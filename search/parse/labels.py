@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from search.documents.models import StructureNode
+from legalsearch.documents.models import StructureNode
 
 LABELS = ("termination", "penalty", "forum", "governing_law", "liability_cap", "confidentiality_duration",
           "double_signature_1341")
@@ -116,7 +116,7 @@ def check_double_signature(text: str, tree: StructureNode, language: str = "it")
         uncovered_articles: onerous articles missing from the approval;
         covered: every onerous article is approved.
     """
-    from search.parse.references import extract_references  # local: references imports nothing of ours
+    from legalsearch.parse.references import extract_references  # local: references imports nothing of ours
 
     if language != "it":
         return {"applicable": False, "present": False, "approval_spans": [], "approved_articles": [],

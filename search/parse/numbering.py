@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from search.documents.models import StructureNode
+from legalsearch.documents.models import StructureNode
 
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _ROMAN_RE = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")

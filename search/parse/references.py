@@ -19,7 +19,7 @@ import bisect
 import dataclasses
 import re
 
-from search.documents.models import CrossRef, StructureNode
+from legalsearch.documents.models import CrossRef, StructureNode
 
 _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies"
 _SUB = r"(?:\s?\((?:[a-z]{1,4}|[A-Z]{1,2}|\d{1,3}[A-Z]?)\))"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from search.documents.models import StructureNode
-from search.parse.doctypes import cites_other_documents
-from search.parse.headings import KEYWORDS, unit_word
+from legalsearch.documents.models import StructureNode
+from legalsearch.parse.doctypes import cites_other_documents
+from legalsearch.parse.headings import KEYWORDS, unit_word
 
 
 def describe_node(node: StructureNode, language: str = "en", limit: int | None = 80,

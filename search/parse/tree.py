@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from search.documents.models import StructureNode
-from search.parse.headings import HEADING_RE, HeadingJudge, OpenNode, unit_word
+from legalsearch.documents.models import StructureNode
+from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, unit_word
 
 STRUCTURAL_KINDS = frozenset(
     {"part", "chapter", "article", "section", "clause", "schedule", "recitals", "definitions",

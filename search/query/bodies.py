@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import re
 
-from search.errors import QueryError
-from search.query.identifiers import QueryRef
-from search.query.models import MODES, Filters
-from search.query.plan import MAX_BM25_WORDS
+from legalsearch.errors import QueryError
+from legalsearch.query.identifiers import QueryRef
+from legalsearch.query.models import MODES, Filters
+from legalsearch.query.plan import MAX_BM25_WORDS
 
 # Fields returned with hits: everything but the vector and the (long) embedded text.
 SOURCE_EXCLUDES = ["vector", "embedded_text"]

@@ -23,10 +23,9 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from legalsearch.query.cite import cite
+from legalsearch.query.expand import cited_chunk_ids
 from pydantic import BaseModel, Field
-
-from search.query.cite import cite
-from search.query.expand import cited_chunk_ids
 
 DEFAULT_BUDGET = 8000
 DEFAULT_ATTACH_SHARE = 0.25

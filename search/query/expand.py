@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from search.query.bodies import ids_query
-from search.query.models import PLACEMENTS, Filters
+from legalsearch.query.bodies import ids_query
+from legalsearch.query.models import PLACEMENTS, Filters
 
 
 @dataclass

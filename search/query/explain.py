@@ -10,9 +10,9 @@ own with the same filters to get its ranking; the BM25 list carries OpenSearch's
 
 from __future__ import annotations
 
-from search.query import bodies
-from search.query.models import SearchRequest
-from search.query.service import SearchService
+from legalsearch.query import bodies
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
 
 LIST_NAMES = ("bm25", "knn", "identifier", "title")
 

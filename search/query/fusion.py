@@ -11,7 +11,7 @@ Names carry a version so a changed definition never silently alters a running de
 
 from __future__ import annotations
 
-from search.errors import QueryError
+from legalsearch.errors import QueryError
 
 DEFAULT_RANK_CONSTANT = 60
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from search.index import schema
-from search.query.models import SearchRequest, SearchResponse
+from legalsearch.index import schema
+from legalsearch.query.models import SearchRequest, SearchResponse
 
 
 def now_iso() -> str:

@@ -7,9 +7,8 @@ from __future__ import annotations
 from datetime import date, datetime
 from typing import Annotated, Literal, get_args
 
+from legalsearch.query.fusion import DEFAULT_RANK_CONSTANT
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
-
-from search.query.fusion import DEFAULT_RANK_CONSTANT
 
 Mode = Literal["hybrid", "bm25", "knn"]
 Fusion = Literal["rrf", "normalization"]

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from search.query.identifiers import QueryRef
-from search.query.models import Filters, SearchRequest
+from legalsearch.query.identifiers import QueryRef
+from legalsearch.query.models import Filters, SearchRequest
 
 
 @dataclass(frozen=True)
@@ -222,7 +222,7 @@ def citation_words() -> frozenset[str]:
 
 @cache
 def _word_lists() -> dict:
-    return json.loads(resources.files("analyzers").joinpath("function_words.json").read_text(encoding="utf-8"))
+    return json.loads(resources.files("legalsearch.analyzers").joinpath("function_words.json").read_text(encoding="utf-8"))
 
 
 def question_words(query: str) -> list[str]:

@@ -19,10 +19,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
-
-from search.embed.cache import embed_with_cache
-from search.errors import ConfigError
-from search.query.models import BI_ENCODER_RERANKERS
+from legalsearch.embed.cache import embed_with_cache
+from legalsearch.errors import ConfigError
+from legalsearch.query.models import BI_ENCODER_RERANKERS
 
 
 def passage_text(source: dict) -> str:

@@ -13,13 +13,13 @@ import sys
 import time
 from datetime import date
 
-from search.config import Settings
-from search.embed import Embedders, EmbeddingCache
-from search.errors import ConfigError, LegalSearchError, PermissionDeniedError, QueryError
-from search.index import indices, refresh
-from search.query import bodies, cite, expand, lexicon
-from search.query import context as ctx
-from search.query.fusion import (
+from legalsearch.config import Settings
+from legalsearch.embed import Embedders, EmbeddingCache
+from legalsearch.errors import ConfigError, LegalSearchError, PermissionDeniedError, QueryError
+from legalsearch.index import indices, refresh
+from legalsearch.query import bodies, cite, expand, lexicon
+from legalsearch.query import context as ctx
+from legalsearch.query.fusion import (
     FusionPipelines,
     normalization_pipeline_body,
     normalization_pipeline_name,
@@ -27,10 +27,10 @@ from search.query.fusion import (
     rrf_pipeline_body,
     rrf_pipeline_name,
 )
-from search.query.identifiers import parse_identifiers
-from search.query.log import RetrievalLog
-from search.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchRequest, SearchResponse
-from search.query.plan import (
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.log import RetrievalLog
+from legalsearch.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchRequest, SearchResponse
+from legalsearch.query.plan import (
     MAX_QUERY_REFS,
     SearchPlan,
     apply_current_prior,
@@ -48,9 +48,9 @@ from search.query.plan import (
     routing_prior,
     written_like_names,
 )
-from search.query.rerank import Rerankers, rerank
-from search.security.principal import Authenticator
-from search.store import Store
+from legalsearch.query.rerank import Rerankers, rerank
+from legalsearch.security.principal import Authenticator
+from legalsearch.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -47,9 +47,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from search.query import bodies
-from search.query.identifiers import QueryRef
-from search.query.models import Filters
+from legalsearch.query import bodies
+from legalsearch.query.identifiers import QueryRef
+from legalsearch.query.models import Filters
 
 HYBRID_TEMPLATE = "legalsearch-hybrid"
 BOOL_TEMPLATE = "legalsearch-bool"

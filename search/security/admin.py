@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from search.errors import SecurityError
-from search.node.security import (
+from legalsearch.errors import SecurityError
+from legalsearch.node.security import (
     ADMIN_USER,
     AUDITOR_ROLE,
     READER_ROLE,
@@ -23,7 +23,7 @@ from search.node.security import (
     SERVICE_USER,
     roles,
 )
-from search.store import Store
+from legalsearch.store import Store
 
 GROUP_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 USER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$")

@@ -23,11 +23,10 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
+from legalsearch.errors import SecurityError
+from legalsearch.node.security import READER_ROLE, SERVICE_ROLE
+from legalsearch.store import Store, warn_once
 from pydantic import SecretStr
-
-from search.errors import SecurityError
-from search.node.security import READER_ROLE, SERVICE_ROLE
-from search.store import Store, warn_once
 
 log = logging.getLogger(__name__)
 

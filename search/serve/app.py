@@ -43,10 +43,9 @@ import numpy as np
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from legalsearch.embed import EMBEDDERS, Embedder, Embedders
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-
-from search.embed import EMBEDDERS, Embedder, Embedders
 
 log = logging.getLogger(__name__)
 

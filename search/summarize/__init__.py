@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from search.documents.models import ParsedDocument
-from search.errors import ConfigError
-from search.summarize.base import (
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.errors import ConfigError
+from legalsearch.summarize.base import (
     DEFAULT_TARGET,
     DEFAULT_TOLERANCE,
     Summarizer,
@@ -36,16 +36,16 @@ from search.summarize.base import (
     meaningful_lines,
     opening_text,
 )
-from search.summarize.cache import SummaryCache, summarize_cached
-from search.summarize.extractive import CentroidSummarizer, OpeningSummarizer
-from search.summarize.fingerprint import (
+from legalsearch.summarize.cache import SummaryCache, summarize_cached
+from legalsearch.summarize.extractive import CentroidSummarizer, OpeningSummarizer
+from legalsearch.summarize.fingerprint import (
     FingerprintSummarizer,
     TitleFingerprintSummarizer,
     clean_file_name,
     document_name,
     extract_facts,
 )
-from search.summarize.llm import (
+from legalsearch.summarize.llm import (
     EndpointHTTPError,
     EndpointUnreachableError,
     MalformedResponseError,

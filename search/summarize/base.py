@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Protocol, runtime_checkable
 
-from search.documents.models import ParsedDocument
+from legalsearch.documents.models import ParsedDocument
 
 DEFAULT_TARGET = 150
 DEFAULT_TOLERANCE = 20

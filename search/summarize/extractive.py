@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 
 import numpy as np
-
-from search.documents.models import ParsedDocument
-from search.summarize.base import DEFAULT_TARGET, DEFAULT_TOLERANCE, fit_summary, opening_text
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.summarize.base import DEFAULT_TARGET, DEFAULT_TOLERANCE, fit_summary, opening_text
 
 # Sentence ends: ". " / "; " before a capital, or a line break. Abbreviations ("Inc. The")
 # split too; a short fragment is then simply not a candidate.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from search.summarize.parties import QUOTES, Party, smart_title
+from legalsearch.summarize.parties import QUOTES, Party, smart_title
 
 MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
              "October", "November", "December")

@@ -20,16 +20,16 @@ import re
 from pathlib import Path
 from urllib.parse import unquote
 
-from search.documents.models import ParsedDocument
-from search.summarize.base import (
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.summarize.base import (
     DEFAULT_TARGET,
     DEFAULT_TOLERANCE,
     fit_summary,
     meaningful_lines,
     normalize_space,
 )
-from search.summarize.entities import NER_CHARS, load_ner, ner_organizations, privacy_owner
-from search.summarize.facts import (
+from legalsearch.summarize.entities import NER_CHARS, load_ner, ner_organizations, privacy_owner
+from legalsearch.summarize.facts import (
     DOC_TYPE_NAMES,
     detect_doc_type,
     family_name,
@@ -40,8 +40,8 @@ from search.summarize.facts import (
     nda_direction,
     type_family,
 )
-from search.summarize.parties import Party, defined_role, find_parties, smart_title
-from search.summarize.topics import document_topics
+from legalsearch.summarize.parties import Party, defined_role, find_parties, smart_title
+from legalsearch.summarize.topics import document_topics
 
 OPENING_CHARS = 12_000  # regex facts: the preamble of a merger agreement follows a long TOC
 _VEHICLE = re.compile(r"(?i)\bmerger\s+sub|\bmerger\s+subsidiary|\bacquisition\s+(?:sub|corp)|\bbidco\b|\bsub\s+[IV]+\b")

@@ -15,11 +15,11 @@ import logging
 import urllib.error
 import urllib.request
 
-from search.documents.models import ParsedDocument
-from search.errors import ConfigError, LegalSearchError
-from search.summarize.base import DEFAULT_TARGET, DEFAULT_TOLERANCE, fit_summary, normalize_space
-from search.summarize.facts import find_governing_law
-from search.summarize.fingerprint import document_name
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.errors import ConfigError, LegalSearchError
+from legalsearch.summarize.base import DEFAULT_TARGET, DEFAULT_TOLERANCE, fit_summary, normalize_space
+from legalsearch.summarize.facts import find_governing_law
+from legalsearch.summarize.fingerprint import document_name
 
 log = logging.getLogger(__name__)
 

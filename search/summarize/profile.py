@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import re
 
-from search.documents.models import ParsedDocument, StructureNode
-from search.summarize.parties import QUOTES, is_role_word
+from legalsearch.documents.models import ParsedDocument, StructureNode
+from legalsearch.summarize.parties import QUOTES, is_role_word
 
 PROFILE_VERSION = 1
 """Bumped when what the profile holds changes (it is part of the ingest settings key)."""

@@ -11,9 +11,9 @@ from __future__ import annotations
 import collections
 import re
 
-from search.documents.models import ParsedDocument
-from search.summarize.base import normalize_space
-from search.summarize.parties import Party, is_role_word
+from legalsearch.documents.models import ParsedDocument
+from legalsearch.summarize.base import normalize_space
+from legalsearch.summarize.parties import Party, is_role_word
 
 # What a privacy policy covers: the regimes it names, then data categories by first mention.
 _PRIVACY_REGIMES = (

@@ -11,9 +11,8 @@ import inspect
 from pathlib import Path
 from typing import get_args
 
+import legalsearch
 from pydantic import BaseModel
-
-import search
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "python.md"
 
@@ -23,7 +22,7 @@ Everything a program needs is importable from the package root; every other modu
 and may move. The CLI is a thin layer over exactly this API.
 
 ```python
-from search import Document, LegalSearch
+from legalsearch import Document, LegalSearch
 
 ls = LegalSearch()                              # OPENSEARCH_URL (+ user / password), else the local node
 report = ls.ingest(["samples/corpus"], index="demo", embedder="e5")
@@ -108,8 +107,8 @@ def section(name: str, obj) -> str:
 
 def render() -> str:
     parts = [INTRO, "## Public names\n"]
-    for name in search.__all__:
-        parts.append(section(name, getattr(search, name)))
+    for name in legalsearch.__all__:
+        parts.append(section(name, getattr(legalsearch, name)))
     for title, module_name in EXTRA_SECTIONS:
         module = __import__(module_name, fromlist=["__all__"])
         parts.append(f"## {title}\n\n{_doc(module)}\n")

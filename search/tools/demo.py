@@ -11,11 +11,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from search.errors import LegalSearchError, SecurityError
-from search.node import security
-from search.query import templates
-from search.query.identifiers import parse_identifiers
-from search.query.models import Filters
+from legalsearch.errors import LegalSearchError, SecurityError
+from legalsearch.node import security
+from legalsearch.query import templates
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import Filters
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "corpus"
 

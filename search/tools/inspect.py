@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from search.chunk.chunker import chunk_document
-from search.documents.models import StructureNode, to_jsonable
-from search.load.document import load_document
-from search.parse.definitions import extract_definitions
-from search.parse.labels import double_signature
-from search.parse.references import unresolved_refs
-from search.parse.titles import describe_node
+from legalsearch.chunk.chunker import chunk_document
+from legalsearch.documents.models import StructureNode, to_jsonable
+from legalsearch.load.document import load_document
+from legalsearch.parse.definitions import extract_definitions
+from legalsearch.parse.labels import double_signature
+from legalsearch.parse.references import unresolved_refs
+from legalsearch.parse.titles import describe_node
 
 
 def inspect_document(path: str | Path, chunker: str = "structural", max_chars: int = 1800) -> dict:

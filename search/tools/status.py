@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from search import engine
-from search.config import Settings
-from search.errors import ConfigError, LegalSearchError
-from search.index import refresh, schema
-from search.node import assembly, cluster, process, security
-from search.store import Store
+from legalsearch import engine
+from legalsearch.config import Settings
+from legalsearch.errors import ConfigError, LegalSearchError
+from legalsearch.index import refresh, schema
+from legalsearch.node import assembly, cluster, process, security
+from legalsearch.store import Store
 
 
 def node_status(store: Store) -> dict:

@@ -13,8 +13,8 @@ from tests.conftest import SAMPLES
 @contextlib.contextmanager
 def ingested_index(store, run_ingest, prefix: str, paths, **options):
     """(name, report) of a uuid-named index holding `paths` (no document may fail), deleted after."""
-    from search.index import indices
-    from search.ingest import IngestOptions
+    from legalsearch.index import indices
+    from legalsearch.ingest import IngestOptions
 
     name = f"{prefix}-{uuid.uuid4().hex[:8]}"
     report = run_ingest(list(paths), IngestOptions(index=name, **options))
@@ -34,7 +34,7 @@ def sample_index(store, run_ingest):
 
 @pytest.fixture(scope="session")
 def service(settings, store, embedders):
-    from search.query.service import SearchService
+    from legalsearch.query.service import SearchService
 
     return SearchService(settings.model_copy(update={"log_searches": False}), store, embedders)
 
@@ -55,9 +55,8 @@ def secured(store):
 
 def user_store(settings, url: str, name: str, password: str):
     """A Store connected as `name` itself: what curl or Dashboards would do with its password."""
+    from legalsearch.store import Store
     from pydantic import SecretStr
-
-    from search.store import Store
 
     return Store(settings.model_copy(update={"opensearch_user": name, "opensearch_password": SecretStr(password),
                                              "log_searches": False}), url=url)
@@ -67,8 +66,8 @@ def user_store(settings, url: str, name: str, password: str):
 def people(store, secured):
     """alice (group litigation-team), bob (no group), carol (auditor): base name -> (user, password),
     made for this session and removed afterwards."""
-    from search.node.security import make_password
-    from search.security import admin
+    from legalsearch.node.security import make_password
+    from legalsearch.security import admin
 
     suffix = uuid.uuid4().hex[:6]
     made = {}
@@ -85,7 +84,7 @@ def people(store, secured):
 @pytest.fixture(scope="session")
 def admin_client(settings, opensearch_url, embedders):
     """The public client as the admin, sharing the session's models."""
-    from search import LegalSearch
+    from legalsearch import LegalSearch
 
     client = LegalSearch(settings.model_copy(update={"log_searches": False}), url=opensearch_url)
     client.embedders = embedders

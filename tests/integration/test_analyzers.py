@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from search.index import schema
+from legalsearch.index import schema
 
 
 @pytest.fixture(scope="module")

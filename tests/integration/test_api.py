@@ -9,8 +9,8 @@ import uuid
 
 import pytest
 from click.testing import CliRunner
+from legalsearch import Document, LegalSearch, MetadataError, QueryError, SearchResponse
 
-from search import Document, LegalSearch, MetadataError, QueryError, SearchResponse
 from tests.conftest import SAMPLES
 
 NDA_TEXT = """MUTUAL NON-DISCLOSURE AGREEMENT
@@ -78,7 +78,7 @@ def test_bad_memory_document_fails_alone_with_the_field_named(client, api_index)
     assert [d.path for d in failed] == ["memory:nda-bad"] and "valid_to" in failed[0].error
     assert report.count("ingested") == 1
     with pytest.raises(MetadataError):
-        from search.load import load_memory_document  # the same validation, raised directly
+        from legalsearch.load import load_memory_document  # the same validation, raised directly
 
         load_memory_document(bad)
 
@@ -103,8 +103,8 @@ DEMO_QUESTIONS = [
 @pytest.mark.parametrize("question, options, flags", DEMO_QUESTIONS)
 def test_cli_json_equals_the_api_model_dump(client, sample_index, monkeypatch, opensearch_url, question, options,
                                             flags):
-    import cli
-    from search.query.models import CONTRACT_FIELDS
+    from legalsearch import cli
+    from legalsearch.query.models import CONTRACT_FIELDS
 
     monkeypatch.setenv("OPENSEARCH_URL", opensearch_url)
     monkeypatch.setenv("LEGALSEARCH_LOG_SEARCHES", "false")

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from legalsearch.embed import export
+from legalsearch.errors import ConfigError
+from legalsearch.ingest import IngestOptions
 
-from search.embed import export
-from search.errors import ConfigError
-from search.ingest import IngestOptions
 from tests.conftest import REPO, SAMPLES
 
 REFERENCE = json.loads((Path(__file__).parent / "data" / "minilm_torch_reference.json").read_text())
@@ -81,7 +81,7 @@ def test_batching_by_length_keeps_the_order(minilm):
 
 
 def test_data_parallel_mode_gives_the_same_vectors(settings, minilm):
-    from search.embed.onnxrt import OnnxMiniLMEmbedder
+    from legalsearch.embed.onnxrt import OnnxMiniLMEmbedder
 
     data = OnnxMiniLMEmbedder(settings.cache_dir, minilm.variant, threads=2, parallel="data", max_batch=2)
     intra = OnnxMiniLMEmbedder(settings.cache_dir, minilm.variant, threads=2, parallel="intra", max_batch=2)
@@ -92,7 +92,7 @@ def test_data_parallel_mode_gives_the_same_vectors(settings, minilm):
 
 
 def test_a_fresh_process_embeds_a_query_without_importing_torch(minilm):
-    code = ("import sys; from search.embed import Embedders; e = Embedders().get('minilm-onnx'); "
+    code = ("import sys; from legalsearch.embed import Embedders; e = Embedders().get('minilm-onnx'); "
             "v = e.embed_query('What is the governing law?'); print(len(v), 'torch' in sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
@@ -102,7 +102,7 @@ def test_a_fresh_process_embeds_a_query_without_importing_torch(minilm):
 
 @pytest.fixture
 def logical_index(store):
-    from search.index import indices
+    from legalsearch.index import indices
 
     name = f"test-build-{uuid.uuid4().hex[:8]}"
     yield name
@@ -110,7 +110,7 @@ def logical_index(store):
 
 
 def test_an_index_records_its_build_and_keeps_it(store, run_ingest, embedders, logical_index, minilm):
-    from search.index import indices
+    from legalsearch.index import indices
 
     options = IngestOptions(index=logical_index, embedder="minilm-onnx")
     report = run_ingest([SAMPLES / "nda-acme-globex.txt"], options)

@@ -18,16 +18,15 @@ from datetime import date
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from legalsearch.query import bodies, templates
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import Filters
+from legalsearch.tools.demo import EXAMPLES
 from opensearchpy import OpenSearch, TransportError
-
-from search.query import bodies, templates
-from search.query.identifiers import parse_identifiers
-from search.query.models import Filters
-from search.tools.demo import EXAMPLES
 
 
 def raw_client(settings, url, user=None, password=None) -> OpenSearch:
-    from search.store import connection
+    from legalsearch.store import connection
 
     conn = connection(settings, url)
     return OpenSearch(hosts=[conn.url], http_auth=(user or conn.user, password or conn.password),
@@ -50,7 +49,7 @@ def engine(admin_client, sample_index):
 
 
 def cli(monkeypatch, url, *args):
-    import cli as cli_module
+    from legalsearch import cli as cli_module
 
     monkeypatch.setenv("OPENSEARCH_URL", url)
     monkeypatch.setenv("LEGALSEARCH_LOG_SEARCHES", "false")
@@ -155,7 +154,7 @@ def test_neural_embeds_as_the_python_side_and_ranks_as_knn(raw, engine, embedder
 
 
 def test_a_bulk_through_the_ingest_pipeline_gets_our_vectors(raw, admin_client, store, embedders, sample_index):
-    from search.index import indices, schema
+    from legalsearch.index import indices, schema
 
     source = schema.concrete_name(sample_index[0], "chunks")
     chunks = [h for h in raw.search(index=source, body={"size": 20, "query": {"match_all": {}}, "sort": ["chunk_id"]})
@@ -188,7 +187,7 @@ def expect_error(fn, status: int, needle: str) -> None:
 
 def test_bad_input_gives_a_clear_error_to_any_client_and_to_our_cli(raw, store, engine, sample_index, monkeypatch,
                                                                      opensearch_url):
-    from search.errors import ModelError
+    from legalsearch.errors import ModelError
 
     index = sample_index[0]
     template = lambda text, **kw: raw.search_template(  # noqa: E731
@@ -259,7 +258,7 @@ def test_a_reader_under_dls_runs_the_bool_template_and_the_engine_enforces_the_a
 
 
 def test_node_status_shows_the_server_and_the_models(store, engine):
-    from search.tools import status
+    from legalsearch.tools import status
 
     report = status.node_status(store)["engine"]
     assert report["server"]["status"] == "ok"
@@ -271,7 +270,7 @@ def test_node_status_shows_the_server_and_the_models(store, engine):
 
 def test_the_server_down_fails_every_client_loudly_and_a_restart_heals(settings, raw, engine, sample_index,
                                                                         monkeypatch, opensearch_url):
-    from search.node import embedserver
+    from legalsearch.node import embedserver
 
     if embedserver.running(settings) is None:
         pytest.fail("no local embedding server to stop: run against the local node (`legalsearch node start`)")
@@ -297,9 +296,9 @@ def test_a_fresh_client_embeds_questions_through_the_resident_server(settings, a
     """A new process (a fresh `LegalSearch`, as `legalsearch search` makes) loads no model: the
     local embedding server embeds its questions with the index's own build, and the answers are
     the ones in-process embedding gives."""
-    from search import LegalSearch
-    from search.embed.served import ServedQueryEmbedder
-    from search.node import embedserver
+    from legalsearch import LegalSearch
+    from legalsearch.embed.served import ServedQueryEmbedder
+    from legalsearch.node import embedserver
 
     if embedserver.running(settings) is None:
         pytest.fail("no local embedding server: run against the local node (`legalsearch node start`)")
@@ -315,7 +314,7 @@ def test_a_fresh_client_embeds_questions_through_the_resident_server(settings, a
     assert fresh.embedders.loaded() == []  # no model in this process
 
     # the default English build too (an index made by `--embedder auto` on English documents)
-    from search.embed import build_for
+    from legalsearch.embed import build_for
 
     minilm_meta = {"embedder": "minilm", "embedder_build": build_for("minilm")}
     served_minilm = fresh.embedders.for_query(minilm_meta)

@@ -7,8 +7,8 @@ import re
 import uuid
 
 import pytest
+from legalsearch import LangChainRetriever, LegalSearch, LlamaIndexRetriever
 
-from search import LangChainRetriever, LegalSearch, LlamaIndexRetriever
 from tests.conftest import REPO
 
 

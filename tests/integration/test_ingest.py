@@ -9,12 +9,12 @@ import shutil
 import uuid
 
 import pytest
+from legalsearch.errors import BulkError
+from legalsearch.index import indices, schema
+from legalsearch.index.writer import IndexWriter
+from legalsearch.ingest import IngestOptions
+from legalsearch.load import load_document
 
-from search.errors import BulkError
-from search.index import indices, schema
-from search.index.writer import IndexWriter
-from search.ingest import IngestOptions
-from search.load import load_document
 from tests.conftest import SAMPLES
 
 DATA_MODEL = [
@@ -157,7 +157,7 @@ def test_bulk_failure_names_the_failing_ids(store, index_name):
 
 def test_embedder_mismatch_is_refused(run_ingest, sample_index):
     name, _ = sample_index
-    from search.errors import ConfigError
+    from legalsearch.errors import ConfigError
 
     with pytest.raises(ConfigError, match="e5"):
         run_ingest([SAMPLES / "nda-acme-globex.txt"], IngestOptions(index=name, embedder="minilm"))

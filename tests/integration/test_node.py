@@ -4,8 +4,7 @@ RRF and normalization pipelines, hybrid query order equal to RRF computed by han
 from __future__ import annotations
 
 import numpy as np
-
-from search.query import fusion
+from legalsearch.query import fusion
 
 DOCS = {
     # id: (text, tag, vector) — vectors on the unit circle, so cosine order is easy to see.

@@ -8,14 +8,14 @@ import shutil
 import uuid
 
 import pytest
+from legalsearch.errors import LegalSearchError
+from legalsearch.index import generations, indices
+from legalsearch.ingest import IngestOptions
+from legalsearch.ingest.reindex import reindex
+from legalsearch.query import service as service_module
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
 
-from search.errors import LegalSearchError
-from search.index import generations, indices
-from search.ingest import IngestOptions
-from search.ingest.reindex import reindex
-from search.query import service as service_module
-from search.query.models import SearchRequest
-from search.query.service import SearchService
 from tests.conftest import SAMPLES
 
 

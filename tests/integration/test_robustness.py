@@ -16,12 +16,12 @@ import time
 import uuid
 
 import pytest
+from legalsearch.errors import QueryError
+from legalsearch.index import indices, refresh
+from legalsearch.ingest import IngestOptions, file_sources, ingest
+from legalsearch.query.models import SearchRequest
+from legalsearch.store import Store
 
-from search.errors import QueryError
-from search.index import indices, refresh
-from search.ingest import IngestOptions, file_sources, ingest
-from search.query.models import SearchRequest
-from search.store import Store
 from tests.conftest import REPO, SAMPLES
 
 

@@ -8,8 +8,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+from legalsearch.query.models import SearchRequest
 
-from search.query.models import SearchRequest
 from tests.integration.conftest import ingested_index
 
 pytestmark = pytest.mark.integration
@@ -77,7 +77,7 @@ def test_look_alike_ndas_the_prior_moves_the_named_one_up(service, corvane):
 
 
 def test_auto_embedder_gives_the_mixed_corpus_e5(run_ingest):
-    from search.ingest import IngestOptions
+    from legalsearch.ingest import IngestOptions
 
     report = run_ingest([CORPUS], IngestOptions(index=f"test-auto-{uuid.uuid4().hex[:8]}", dry_run=True))
     options = report.summary()["options"]
@@ -94,7 +94,7 @@ def test_a_document_named_by_a_rare_word_is_the_only_one_routed(service, corvane
     assert res.routed_docs == kestrel
     assert {h.doc_id for h in res.hits} <= {"nda-corvane-kestrel", "contratto-licenza-kestrel"}
     assert res.hits[0].doc_id == "nda-corvane-kestrel"
-    from search.query.explain import explain, render
+    from legalsearch.query.explain import explain, render
 
     why = explain(service, SearchRequest(query=query, index=corvane, k=3, expand_xrefs=False))
     assert why["named_by"] == ["Kestrel"] and why["routed_docs"] == kestrel
@@ -124,7 +124,7 @@ def test_function_words_and_lower_case_words_name_no_document(service, corvane):
 
 
 def test_the_clause_that_names_the_document_is_not_searched_inside_it(service, corvane):
-    from search.query.explain import explain, render
+    from legalsearch.query.explain import explain, render
 
     query = "Consider the supply contract with Tecnoluce; which law governs it?"
     why = explain(service, SearchRequest(query=query, index=corvane, k=5, expand_xrefs=False))
@@ -138,7 +138,7 @@ def test_the_clause_that_names_the_document_is_not_searched_inside_it(service, c
 
 
 def test_profile_routes_by_a_short_name_the_title_lacks(store, service, corvane):
-    from search.index import schema
+    from legalsearch.index import schema
 
     docs = store.search(schema.alias_name(corvane, "docs"),
                         {"size": 1, "_source": ["profile"], "query": {"term": {"doc_id": "contratto-licenza-kestrel"}}})
@@ -156,7 +156,7 @@ def test_dotted_italian_article_finds_its_enclosing_unit(service, corvane):
 
 
 def test_context_pieces_are_exact_slices_within_the_budget(service, corvane):
-    from search.load import load_document
+    from legalsearch.load import load_document
 
     budget = 3000
     query = "Quale legge regola il contratto di fornitura con Tecnoluce e quale foro è competente?"
@@ -205,7 +205,7 @@ def test_documents_named_alike_come_in_the_order_of_what_the_question_asks(servi
 
 
 def test_inside_the_one_named_document_the_names_are_not_searched(service, corvane):
-    from search.query.explain import explain
+    from legalsearch.query.explain import explain
 
     query = "How long does Larchmont have to settle a Corvane bill?"
     why = explain(service, SearchRequest(query=query, index=corvane, k=5, expand_xrefs=False))

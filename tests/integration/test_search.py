@@ -6,9 +6,8 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
-
-from search.query import expand, fusion
-from search.query.models import Filters, SearchRequest
+from legalsearch.query import expand, fusion
+from legalsearch.query.models import Filters, SearchRequest
 
 MODES = ("hybrid", "bm25", "knn")
 
@@ -96,7 +95,7 @@ def test_as_of_before_and_after_the_repeal_returns_different_versions(service, s
 
 @pytest.mark.parametrize("day, first_version", [("2026-12-01", "2026"), ("2026-04-30", "2019")])
 def test_with_no_day_asked_the_text_in_force_today_ranks_first(service, sample_index, monkeypatch, day, first_version):
-    from search.query import service as service_module
+    from legalsearch.query import service as service_module
 
     monkeypatch.setattr(service_module, "today", lambda: day)
     query = "section 21 notice requiring possession of an assured shorthold tenancy"
@@ -191,7 +190,7 @@ def test_not_found_with_a_reason(service, sample_index):
 def test_normalization_fusion_and_explain(service, sample_index):
     response = ask(service, sample_index[0], "What is the liability cap in clause 14.3?", fusion="normalization")
     assert response.pipeline.startswith("legalsearch-norm-v1") and response.hits[0].section == "14.3"
-    from search.query.explain import explain
+    from legalsearch.query.explain import explain
 
     result = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3, fusion="rrf"))
     top = result["hits"][0]
@@ -213,7 +212,7 @@ def test_e5_rerank_reports_latency(service, sample_index):
 def test_clause_rescorer_reads_the_clause_without_the_summary(service, embedders, sample_index):
     """rerank "clause" alone orders the shortlist by the index embedder's cosine between the
     question and heading path + text (no document summary); the score shown is that cosine."""
-    from search.query.rerank import clause_text
+    from legalsearch.query.rerank import clause_text
 
     index = sample_index[0]
     response = ask(service, index, "how much notice must the landlord give", rerank="clause", rerank_depth=10, k=10,
@@ -267,10 +266,10 @@ def test_clause_rescorers_leave_a_shortlist_of_several_documents_alone(service, 
 
 
 def test_warm_rerank_embeds_every_chunk_into_an_empty_cache(settings, store, embedders, sample_index, tmp_path):
-    from search.embed.cache import text_key
-    from search.errors import ConfigError
-    from search.query.rerank import clause_text
-    from search.query.service import SearchService
+    from legalsearch.embed.cache import text_key
+    from legalsearch.errors import ConfigError
+    from legalsearch.query.rerank import clause_text
+    from legalsearch.query.service import SearchService
 
     service = SearchService(settings.model_copy(update={"log_searches": False, "cache_dir": tmp_path}), store, embedders)
     index = sample_index[0]
@@ -287,7 +286,7 @@ def test_warm_rerank_embeds_every_chunk_into_an_empty_cache(settings, store, emb
 
 
 def test_retrieval_log_record(settings, store, embedders, sample_index, index_name):
-    from search.query.service import SearchService
+    from legalsearch.query.service import SearchService
 
     logging_service = SearchService(settings.model_copy(update={"log_index": index_name + "-log"}), store, embedders)
     response = logging_service.search(SearchRequest(query="clause 14.3", index=sample_index[0], k=2))

@@ -14,11 +14,11 @@ import uuid
 
 import pytest
 from click.testing import CliRunner
+from legalsearch.errors import AuthenticationError, PermissionDeniedError, StoreError
+from legalsearch.index import schema
+from legalsearch.node import security
+from legalsearch.tools import dashboards
 
-from search.errors import AuthenticationError, PermissionDeniedError, StoreError
-from search.index import schema
-from search.node import security
-from search.tools import dashboards
 from tests.conftest import REPO
 from tests.integration.conftest import user_store
 from tests.integration.test_dashboards_mapping import _aggs_body
@@ -97,7 +97,7 @@ def test_a_group_change_applies_on_the_next_search(admin_client, sample_index, p
 
 
 def test_only_the_auditor_reads_the_retrieval_log(settings, opensearch_url, admin_client, sample_index, people):
-    from search import LegalSearch
+    from legalsearch import LegalSearch
 
     client = LegalSearch(settings.model_copy(update={"log_searches": True}), url=opensearch_url)
     client.embedders = admin_client.embedders
@@ -137,7 +137,7 @@ def test_dashboards_saved_objects_show_a_reader_no_privileged_title(settings, op
 def test_hybrid_under_dls_fails_on_2_19_as_documented(settings, opensearch_url, sample_index, people, store):
     """neural-search #1303: why searches run as the service account. When this starts to pass
     (an upgrade fixed it), docs/security.md's design can be revisited."""
-    from search.query import fusion
+    from legalsearch.query import fusion
 
     name = fusion.normalization_pipeline_name("min_max", (0.5, 0.5))
     store.put_search_pipeline(name, fusion.normalization_pipeline_body("min_max", (0.5, 0.5)))
@@ -156,7 +156,7 @@ def test_missing_permission_is_a_clear_error(settings, opensearch_url, people):
 
 
 def test_users_and_groups_commands(opensearch_url, monkeypatch):
-    import cli
+    from legalsearch import cli
 
     monkeypatch.setenv("OPENSEARCH_URL", opensearch_url)
     name = f"dave-{uuid.uuid4().hex[:6]}"
@@ -223,7 +223,7 @@ def test_no_credential_in_any_output_or_log(settings, opensearch_url, store, sam
         assert proc.returncode == code, (args, proc.stdout[-2000:], proc.stderr[-2000:])
         assert _secrets_in(proc.stdout + proc.stderr, secrets) == [], args
         assert "DEBUG" in proc.stderr  # -vv really logged
-    from search.node import process
+    from legalsearch.node import process
 
     if store.url == process.local_url(settings):  # the node's own logs, when it is the local node
         for path in (settings.node_home / "logs").glob("*.log"):

@@ -27,13 +27,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
+from legalsearch.errors import StoreError
+from legalsearch.index import schema
+from legalsearch.load import Document
+from legalsearch.node.security import make_password
+from legalsearch.query import fusion
+from legalsearch.security import admin
 
-from search.errors import StoreError
-from search.index import schema
-from search.load import Document
-from search.node.security import make_password
-from search.query import fusion
-from search.security import admin
 from tests.integration.conftest import user_store
 
 EXAMPLES = int(os.environ.get("LEGALSEARCH_PROPERTY_EXAMPLES", "15"))
@@ -108,7 +108,7 @@ class World:
         return {d for d in self.acl if self.readable(d, groups)}
 
     def close(self) -> None:
-        from search.index import indices
+        from legalsearch.index import indices
 
         indices.delete(self.store, self.index)
         for name, _ in self.users.values():

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from legalsearch.chunk import chunk_document
+from legalsearch.load import load_document
 from sample_corpus import CORPUS, TEXT_SAMPLES
-
-from search.chunk import chunk_document
-from search.load import load_document
 
 
 @pytest.fixture(scope="session")

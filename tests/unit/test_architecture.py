@@ -6,9 +6,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import search
+import legalsearch
 
-PACKAGE = Path(search.__file__).resolve().parent
+PACKAGE = Path(legalsearch.__file__).resolve().parent
 
 
 def _reads_environment(path: Path) -> list[int]:
@@ -25,19 +25,19 @@ def _reads_environment(path: Path) -> list[int]:
 def test_only_the_settings_module_reads_the_environment():
     offenders = {str(p.relative_to(PACKAGE)): lines for p in sorted(PACKAGE.rglob("*.py"))
                  if p.name != "config.py" and (lines := _reads_environment(p))}
-    assert offenders == {}, "read settings from search.config.Settings instead"
+    assert offenders == {}, "read settings from legalsearch.config.Settings instead"
 
 
 def test_the_root_exports_the_public_api():
-    for name in search.__all__:
-        assert getattr(search, name) is not None, name
-    assert set(search.__all__) - {"__version__"} == set(search._EXPORTS)
+    for name in legalsearch.__all__:
+        assert getattr(legalsearch, name) is not None, name
+    assert set(legalsearch.__all__) - {"__version__"} == set(legalsearch._EXPORTS)
 
 
 def test_every_public_name_is_documented_and_the_reference_is_current():
-    from search.tools import apidoc
+    from legalsearch.tools import apidoc
 
     text = apidoc.DOC.read_text()
-    missing = [name for name in search.__all__ if f"### `{name}`" not in text]
+    missing = [name for name in legalsearch.__all__ if f"### `{name}`" not in text]
     assert not missing, f"undocumented in docs/python.md: {missing}"
     assert apidoc.is_current(), "docs/python.md is out of date: run `legalsearch reference`"

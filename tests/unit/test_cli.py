@@ -6,9 +6,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
-import cli
-from search.tools import clidoc
+from legalsearch import cli
+from legalsearch.tools import clidoc
 
 COMMANDS = [name for name, cmd in clidoc.commands(cli.main)]
 

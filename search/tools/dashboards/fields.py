@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from search.index.schema import mapping_json
+from legalsearch.index.schema import mapping_json
 
 # OpenSearch field type -> Dashboards field type (the data plugin's osd_field_types).
 _STRING_TYPES = {"keyword", "text", "constant_keyword", "wildcard", "match_only_text"}

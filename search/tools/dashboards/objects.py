@@ -22,10 +22,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from search.errors import ConfigError
-from search.query.bodies import SOURCE_EXCLUDES
-from search.tools.dashboards.checks import INDEX_REF_NAME
-from search.tools.dashboards.fields import META_FIELDS, FieldSpec, mapping_of
+from legalsearch.errors import ConfigError
+from legalsearch.query.bodies import SOURCE_EXCLUDES
+from legalsearch.tools.dashboards.checks import INDEX_REF_NAME
+from legalsearch.tools.dashboards.fields import META_FIELDS, FieldSpec, mapping_of
 
 DEFAULT_CHUNKS_ALIAS = "legalsearch"
 DEFAULT_LOG_INDEX = "legalsearch-log"

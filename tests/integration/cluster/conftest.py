@@ -28,7 +28,7 @@ GOLD = SAMPLES.parent.parent / "evaluation" / "gold" / "sample-gold.jsonl"
 
 @pytest.fixture(scope="session")
 def cluster_spec(settings):
-    from search.node.cluster import ClusterSpec
+    from legalsearch.node.cluster import ClusterSpec
 
     return ClusterSpec(root=settings.node_home / "test-cluster", nodes=3, name="legalsearch-test",
                        http_port=settings.node_port + 4, transport_port=settings.node_port + 104, heap="512m",
@@ -37,7 +37,7 @@ def cluster_spec(settings):
 
 @pytest.fixture(scope="session")
 def test_cluster(settings, cluster_spec):
-    from search.node import cluster
+    from legalsearch.node import cluster
 
     state = cluster.start(settings, cluster_spec, timeout=600)
     yield state
@@ -50,14 +50,14 @@ def cluster_settings(settings, timeout: float = 60.0):
 
 @pytest.fixture(scope="session")
 def cluster_store(settings, test_cluster):
-    from search.store import Store
+    from legalsearch.store import Store
 
     return Store(cluster_settings(settings), url=",".join(test_cluster.urls))
 
 
 @pytest.fixture(scope="session")
 def cluster_service(settings, cluster_store, embedders):
-    from search.query.service import SearchService
+    from legalsearch.query.service import SearchService
 
     return SearchService(cluster_store.settings, cluster_store, embedders)
 
@@ -65,8 +65,8 @@ def cluster_service(settings, cluster_store, embedders):
 @pytest.fixture(scope="session")
 def cluster_samples(settings, cluster_store, embedders):
     """The sample corpus on the cluster (default shards and replicas: 1 and 1)."""
-    from search.index import indices
-    from search.ingest import IngestOptions, file_sources, ingest
+    from legalsearch.index import indices
+    from legalsearch.ingest import IngestOptions, file_sources, ingest
 
     name = f"cl-samples-{uuid.uuid4().hex[:8]}"
     report = ingest(file_sources([SAMPLES]), cluster_store.settings, IngestOptions(index=name, embedder="e5"),
@@ -80,7 +80,7 @@ def cluster_samples(settings, cluster_store, embedders):
 def healthy_cluster(settings, cluster_spec, test_cluster, cluster_store):
     """Yields the cluster state as it is now (a node an earlier test restarted has a new pid);
     afterwards every node runs again and the cluster is green."""
-    from search.node import cluster
+    from legalsearch.node import cluster
 
     state = cluster.read_state(cluster_spec.root)
     assert all(m.alive for m in state.members), state
@@ -89,7 +89,7 @@ def healthy_cluster(settings, cluster_spec, test_cluster, cluster_store):
 
 
 def restore(settings, spec, store, timeout: float = 300.0) -> None:
-    from search.node import cluster
+    from legalsearch.node import cluster
 
     state = cluster.read_state(spec.root)
     for m in state.members:
@@ -119,7 +119,7 @@ def manager(store) -> str:
 
 
 def gold_queries(n: int):
-    from search.evaluation.gold import load_gold
+    from legalsearch.evaluation.gold import load_gold
 
     return load_gold(GOLD)[:n]
 
@@ -129,7 +129,7 @@ def query_loop(service, index: str, items, count: int, on_query=None, stop=None)
     after another; a search that raises or answers nothing is counted, never retried here (the
     store retries on another node). `on_query(i)` runs before search i; `stop(i)` ends the loop
     early. Bounded by `count`."""
-    from search.query.models import SearchRequest
+    from legalsearch.query.models import SearchRequest
 
     failures, empty, times = [], [], []
     for i in range(count):

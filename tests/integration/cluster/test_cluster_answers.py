@@ -9,10 +9,10 @@ import threading
 import time
 
 import pytest
+from legalsearch.index import generations, indices
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import SearchRequest
 
-from search.index import generations, indices
-from search.query.identifiers import parse_identifiers
-from search.query.models import SearchRequest
 from tests.integration.cluster.conftest import gold_queries, query_loop
 
 pytestmark = pytest.mark.cluster
@@ -42,7 +42,7 @@ def _differences(service, single_index, cluster_service, cluster_index, items, m
 
 
 def test_three_nodes_form_one_cluster_and_status_shows_them(test_cluster, cluster_store, cluster_samples):
-    from search.tools import status
+    from legalsearch.tools import status
 
     report = status.node_status(cluster_store)
     assert report["reachable"] and report["cluster"] == "legalsearch-test" and report["health"] == "green"
@@ -73,7 +73,7 @@ def test_reindex_swaps_atomically_while_queries_run(settings, service, sample_in
     """Blue/green: a query loop runs while `index reindex` copies the index into three shards and
     moves the aliases; no query fails, none comes back empty, the old index is kept until pruned.
     Then plain BM25 over three shards still ranks as on one node (dfs_query_then_fetch)."""
-    from search.ingest.reindex import reindex
+    from legalsearch.ingest.reindex import reindex
 
     items = [i for i in gold_queries(30) if _top(cluster_service, cluster_samples, i, k=5)][:12]
     before = indices.info(cluster_store, cluster_samples)

@@ -14,15 +14,15 @@ import time
 import uuid
 
 import pytest
+from legalsearch.chunk import chunk_document
+from legalsearch.errors import NodeError
+from legalsearch.index import indices
+from legalsearch.ingest import IngestOptions, file_sources, ingest
+from legalsearch.load import load_document
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.service import SearchService
+from legalsearch.store import Store
 
-from search.chunk import chunk_document
-from search.errors import NodeError
-from search.index import indices
-from search.ingest import IngestOptions, file_sources, ingest
-from search.load import load_document
-from search.query.models import SearchRequest
-from search.query.service import SearchService
-from search.store import Store
 from tests.conftest import SAMPLES
 from tests.integration.cluster.conftest import (
     WRITE_QUEUE,

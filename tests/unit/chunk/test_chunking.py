@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from legalsearch.chunk import chunk_document, split_recursive
+from legalsearch.documents.errors import DocumentError
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load import build_document
 from sample_corpus import CORPUS, TEXT_SAMPLES, by_section
-
-from search.chunk import chunk_document, split_recursive
-from search.documents.errors import DocumentError
-from search.documents.models import DocumentMeta
-from search.load import build_document
 
 
 @pytest.mark.parametrize("chunker", ["structural", "recursive"])
@@ -90,7 +89,7 @@ def test_italian_article_is_one_chunk_and_splits_at_commi_when_long(docs, chunks
 def test_pages_are_attached_to_chunks():
     text = "1. FIRST\n\nAlpha clause text.\n\n2. SECOND\n\nBeta clause text."
     page_two = text.index("2. SECOND")
-    from search.documents.models import PageSpan
+    from legalsearch.documents.models import PageSpan
 
     doc = build_document(text, DocumentMeta(doc_id="p", title="P"),
                          pages=[PageSpan(1, 0, page_two - 2), PageSpan(2, page_two, len(text))])

@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from search.config import Settings
-from search.embed import EMBEDDERS, Embedders, build_for, build_key, export, index_build
-from search.errors import ConfigError
+from legalsearch.config import Settings
+from legalsearch.embed import EMBEDDERS, Embedders, build_for, build_key, export, index_build
+from legalsearch.errors import ConfigError
 
 ONNX_MINILM = f"minilm/onnx-{export.default_variant()}/r{export.RECIPE_VERSION}"
 
@@ -103,7 +102,7 @@ def test_an_export_is_redone_when_the_recipe_or_the_source_changed(tmp_path):
 
 
 def test_served_embedder_words_an_over_long_question_as_the_process_does():
-    from search.embed.served import _window_message
+    from legalsearch.embed.served import _window_message
 
     server = "input[0] has 913 tokens; model 'e5-query' reads at most 512 tokens of a query: shorten it"
     assert _window_message(server, "e5", 512) == "the question has 913 tokens; the e5 model reads at most 512: shorten it"
@@ -111,7 +110,7 @@ def test_served_embedder_words_an_over_long_question_as_the_process_does():
 
 
 def test_no_server_means_in_process_embedding(tmp_path):
-    from search.embed.served import served_builds
+    from legalsearch.embed.served import served_builds
 
     assert served_builds("http://127.0.0.1:9") == {}  # nothing listens on the discard port
     # the query server is not consulted when it is switched off

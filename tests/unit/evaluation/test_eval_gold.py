@@ -3,8 +3,7 @@
 import json
 
 import pytest
-
-from search.evaluation.gold import (
+from legalsearch.evaluation.gold import (
     GoldItem,
     GoldSetError,
     load_gold,

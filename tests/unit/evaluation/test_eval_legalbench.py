@@ -4,8 +4,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from search.evaluation.legalbench import (
+from legalsearch.evaluation.legalbench import (
     BenchmarkError,
     benchmark_file_path,
     corpus_files,
@@ -13,7 +12,7 @@ from search.evaluation.legalbench import (
     load_benchmark,
     split_queries,
 )
-from search.evaluation.metrics import EvaluationError, Span
+from legalsearch.evaluation.metrics import EvaluationError, Span
 
 REAL_DATA = Path("/work/shared/data/legalbench-rag")
 

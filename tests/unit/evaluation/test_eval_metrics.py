@@ -1,8 +1,7 @@
 """Character-level LegalBench-RAG metrics and hit metrics, with hand-computed expectations."""
 
 import pytest
-
-from search.evaluation.metrics import (
+from legalsearch.evaluation.metrics import (
     EvaluationError,
     Span,
     aggregate,

@@ -2,7 +2,12 @@
 
 import json
 
-from search.evaluation.report import gold_table_markdown, table_by_k_markdown, table_markdown, write_results
+from legalsearch.evaluation.report import (
+    gold_table_markdown,
+    table_by_k_markdown,
+    table_markdown,
+    write_results,
+)
 
 
 def _metrics(scale: float) -> dict[str, float]:

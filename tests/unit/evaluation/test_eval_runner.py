@@ -4,12 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from search.errors import ConfigError
-from search.evaluation.gold import GoldItem, score_gold
-from search.evaluation.legalbench import BenchQuery
-from search.evaluation.metrics import EvaluationError, Span
-from search.evaluation.runner import (
+from legalsearch.errors import ConfigError
+from legalsearch.evaluation.gold import GoldItem, score_gold
+from legalsearch.evaluation.legalbench import BenchQuery
+from legalsearch.evaluation.metrics import EvaluationError, Span
+from legalsearch.evaluation.runner import (
     EvalConfig,
     config_fingerprint,
     load_config,
@@ -159,7 +158,7 @@ def test_config_fingerprint_tracks_only_index_fields():
     import hashlib
     import json
 
-    from search.embed.models import build_for, build_key
+    from legalsearch.embed.models import build_for, build_key
 
     default = load_config(CONFIG_DIR / "default.json")
     legacy = {"chunker": default.chunker, "chunk_size": default.chunk_size, "summarizer": default.summarizer,
@@ -170,7 +169,7 @@ def test_config_fingerprint_tracks_only_index_fields():
 def test_request_fields_carry_the_second_stage_to_every_evaluation():
     """`eval legalbench` and `eval gold --config` build their requests from request_fields: the
     reranker, its depth, blend weight and neighbour share must reach the SearchRequest."""
-    from search.query.models import SearchRequest
+    from legalsearch.query.models import SearchRequest
 
     config = load_config(CONFIG_DIR / "round5" / "rescore.json")
     req = SearchRequest(query="q", index="i", **config.request_fields())

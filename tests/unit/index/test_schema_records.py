@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from search.chunk import chunk_document
-from search.index import records, schema
-from search.load import load_document
+from legalsearch.chunk import chunk_document
+from legalsearch.index import records, schema
+from legalsearch.load import load_document
+
 from tests.conftest import SAMPLES
 
 DATA_MODEL = {

@@ -6,13 +6,12 @@ import json
 import shutil
 
 import pytest
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.errors import DocumentError
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load import build_document, discover_documents, load_document, load_documents
+from legalsearch.parse import check_numbering, parse_structure
 from sample_corpus import CORPUS
-
-from search.chunk import chunk_document
-from search.documents.errors import DocumentError
-from search.documents.models import DocumentMeta
-from search.load import build_document, discover_documents, load_document, load_documents
-from search.parse import check_numbering, parse_structure
 
 
 def text_pdf(pages: list[list[str]]) -> bytes:
@@ -182,7 +181,7 @@ def test_the_sample_corpus_loads_completely(corpus):
 
 
 def test_peek_language_reads_the_language_without_loading(tmp_path):
-    from search.load import peek_language
+    from legalsearch.load import peek_language
 
     assert peek_language(CORPUS / "contratto-fornitura-acme.txt") == "it"
     assert peek_language(CORPUS / "nda-acme-globex.txt") == "en"
@@ -197,7 +196,7 @@ def test_peek_language_reads_the_language_without_loading(tmp_path):
 
 
 def test_auto_embedder_is_minilm_for_english_and_e5_once_a_document_is_not():
-    from search.ingest.run import Source, choose_embedder
+    from legalsearch.ingest.run import Source, choose_embedder
 
     def source(label, language):
         return Source(label, lambda: None, lambda: language)

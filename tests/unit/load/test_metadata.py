@@ -6,11 +6,10 @@ import json
 from datetime import date
 
 import pytest
-
-from search.documents.errors import DocumentError, MetadataError
-from search.documents.models import DocumentMeta
-from search.errors import LegalSearchError
-from search.load import discover_documents, infer_metadata, load_document
+from legalsearch.documents.errors import DocumentError, MetadataError
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.errors import LegalSearchError
+from legalsearch.load import discover_documents, infer_metadata, load_document
 
 TEXT = "MASTER SERVICES AGREEMENT\n\n1. DEFINITIONS\n\n1.1 In this Agreement the words below apply.\n"
 
@@ -123,13 +122,13 @@ def test_manifest_line_errors_name_the_line(tmp_path):
 
 
 def test_open_doc_type_is_kept_as_a_keyword_and_warned_once(tmp_path, caplog):
-    from search.documents import models
+    from legalsearch.documents import models
 
     models._warned_doc_types.discard("judgment")
     first = write(tmp_path, "ruling.txt", meta={"doc_id": "r1", "title": "Halberd v Quillfeather",
                                                "doc_type": "Judgment", "public": True})
     second = write(tmp_path, "other-ruling.txt", meta={"doc_id": "r2", "title": "X v Y", "doc_type": "judgment"})
-    with caplog.at_level("WARNING", logger="search.documents.models"):
+    with caplog.at_level("WARNING", logger="legalsearch.documents.models"):
         docs = [load_document(first), load_document(second)]
     assert [d.meta.doc_type for d in docs] == ["judgment", "judgment"]
     warnings = [r for r in caplog.records if "judgment" in r.getMessage()]

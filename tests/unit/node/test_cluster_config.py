@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from search.config import Settings
-from search.node import cluster, process
-from search.node.assembly import dist_dir
+from legalsearch.config import Settings
+from legalsearch.node import cluster, process
+from legalsearch.node.assembly import dist_dir
 
 STOCK_JVM = "-XX:HeapDumpPath=data\n-XX:ErrorFile=logs/hs_err_pid%p.log\n9-:-Xlog:gc*:file=logs/gc.log:utctime\n"
 
@@ -57,8 +57,7 @@ def test_every_cluster_node_is_secured_with_the_one_local_ca_and_shared_secrets(
     import json
 
     import bcrypt
-
-    from search.node import pki, security
+    from legalsearch.node import pki, security
 
     settings = _settings(tmp_path)
     spec = cluster.ClusterSpec.local(settings, 3)
@@ -100,8 +99,8 @@ def test_a_restart_reuses_the_ports_of_the_nodes_that_are_down(tmp_path):
 
 
 def test_the_store_trusts_the_local_ca_and_sends_the_admin_password_only_to_local_nodes(tmp_path):
-    from search.node import security
-    from search.store import connection
+    from legalsearch.node import security
+    from legalsearch.store import connection
 
     settings = _settings(tmp_path)
     spec = cluster.ClusterSpec.local(settings, 3)

@@ -7,10 +7,9 @@ import json
 import stat
 
 import pytest
-
-from search.config import Settings
-from search.errors import NodeError
-from search.node import pki, security
+from legalsearch.config import Settings
+from legalsearch.errors import NodeError
+from legalsearch.node import pki, security
 
 
 def _mode(path) -> int:

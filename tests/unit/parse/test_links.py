@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from sample_corpus import by_section
-
-from search.parse import (
+from legalsearch.parse import (
     double_signature,
     extract_definitions,
     extract_references,
     label_clauses,
     unresolved_refs,
 )
+from sample_corpus import by_section
 
 
 def refs_of(chunk, target):
@@ -82,7 +81,7 @@ def test_unresolved_internal_references_are_reported(docs, chunks):
 
 def test_headings_are_not_references():
     text = "Art. 5 – Durata e recesso\n1. Salvo quanto previsto all'art. 7, il contratto dura un anno.\n"
-    from search.parse import parse_structure
+    from legalsearch.parse import parse_structure
 
     refs = extract_references(text, "it", parse_structure(text, "it"))
     assert [r.target for r in refs] == ["7"]

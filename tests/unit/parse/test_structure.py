@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from search.parse import has_structure, parse_structure
-from search.parse.titles import describe_node
+from legalsearch.parse import has_structure, parse_structure
+from legalsearch.parse.titles import describe_node
 
 
 def find(tree, kind, label):

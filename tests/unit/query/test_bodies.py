@@ -1,11 +1,10 @@
 from datetime import date
 
 import pytest
-
-from search.errors import QueryError
-from search.query import bodies
-from search.query.identifiers import parse_identifiers
-from search.query.models import Filters
+from legalsearch.errors import QueryError
+from legalsearch.query import bodies
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import Filters
 
 PUBLIC_ONLY = {"bool": {"should": [{"term": {"public": True}}], "minimum_should_match": 1}}
 
@@ -98,8 +97,8 @@ def test_routing_body_filters_documents_too():
     ],
 )
 def test_auto_routing_steps_aside_from_filtering_for_section_citations(routing, query, expected):
-    from search.query.identifiers import parse_identifiers
-    from search.query.service import effective_routing
+    from legalsearch.query.identifiers import parse_identifiers
+    from legalsearch.query.service import effective_routing
 
     assert effective_routing(routing, parse_identifiers(query)) == expected
 
@@ -140,7 +139,7 @@ def test_routing_knn_list_ranks_more_documents_than_it_keeps():
 
 
 def test_identifier_query_also_finds_the_parent_unit_of_a_dotted_label():
-    from search.query.identifiers import parse_identifiers
+    from legalsearch.query.identifiers import parse_identifiers
 
     query = bodies.identifier_query(parse_identifiers("articolo 13.2 licenza Kestrel"), Filters())
     terms = [s["term"]["section"] for s in query["bool"]["should"] if "term" in s]

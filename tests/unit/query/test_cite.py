@@ -1,6 +1,5 @@
 import pytest
-
-from search.query.cite import cite, format_heading
+from legalsearch.query.cite import cite, format_heading
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The context builder: dedupe, merge adjacent clauses, attach cited clauses and definitions, budget."""
 
-from search.query.context import build, definition_snippet, render, spans, wanted_terms
+from legalsearch.query.context import build, definition_snippet, render, spans, wanted_terms
 
 
 def _chunk(cid, start, text, section=None, doc="msa", **extra):

@@ -1,6 +1,5 @@
 import pytest
-
-from search.query.expand import place, plan, unfollowed_refs
+from legalsearch.query.expand import place, plan, unfollowed_refs
 
 
 def _hit(cid, xrefs=(), definitions=(), refs=()):

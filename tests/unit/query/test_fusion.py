@@ -1,7 +1,6 @@
 import pytest
-
-from search.errors import QueryError
-from search.query import fusion
+from legalsearch.errors import QueryError
+from legalsearch.query import fusion
 
 
 def test_rrf_rank_constant_sits_inside_parameters():
@@ -56,7 +55,7 @@ def test_pipeline_names_keep_two_places_unless_more_are_needed():
 
 
 def test_the_engine_default_pipeline_weighs_three_lists_as_a_cited_section_query():
-    from search.engine.install import search_pipeline_body
+    from legalsearch.engine.install import search_pipeline_body
 
     body = search_pipeline_body("MODEL")
     weights = body["phase_results_processors"][0]["normalization-processor"]["combination"]["parameters"]["weights"]

@@ -1,6 +1,5 @@
 import pytest
-
-from search.query.identifiers import parse_identifiers, section_labels
+from legalsearch.query.identifiers import parse_identifiers, section_labels
 
 
 @pytest.mark.parametrize(

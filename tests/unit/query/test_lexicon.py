@@ -1,8 +1,7 @@
 """Clause concepts: plain-words questions in English and Italian -> clause headings in both."""
 
 import pytest
-
-from search.query.lexicon import CONCEPTS, concepts_in, title_terms
+from legalsearch.query.lexicon import CONCEPTS, concepts_in, title_terms
 
 
 @pytest.mark.parametrize(

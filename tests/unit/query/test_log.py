@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from search.index import schema
+from legalsearch.index import schema
 
 QUERY = Path(__file__).resolve().parents[3] / "search" / "query"
 

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from search.query.models import SearchRequest
-from search.query.plan import (
+from legalsearch.query.models import SearchRequest
+from legalsearch.query.plan import (
     MAX_BM25_WORDS,
     apply_current_prior,
     apply_routing_prior,
@@ -71,7 +70,7 @@ def test_a_long_question_keeps_its_first_distinct_words_within_the_clause_budget
     assert kept[:4] == ["liability", "cap", "clause", "14.3"]  # identifiers stay whole
     assert warning and "BM25 searched its first" in warning and str(len(question)) in warning
     # the BM25 fields (more for routing) x the words kept stay under Lucene's 1024 clauses
-    from search.query.bodies import BM25_FIELDS, ROUTING_FIELDS
+    from legalsearch.query.bodies import BM25_FIELDS, ROUTING_FIELDS
 
     fields = max(len(BM25_FIELDS), len(ROUTING_FIELDS))
     assert fields * sum(max(1, len(k.split("."))) for k in kept) <= 1024 - 100

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from search.errors import ConfigError
-from search.query.rerank import EnsembleRescorer, Rerankers, clause_text, rerank
+from legalsearch.errors import ConfigError
+from legalsearch.query.rerank import EnsembleRescorer, Rerankers, clause_text, rerank
 
 
 class Fixed:

@@ -11,10 +11,9 @@ import re
 from datetime import date
 
 import pytest
-
-from search.query import bodies, templates
-from search.query.identifiers import parse_identifiers
-from search.query.models import Filters, SearchRequest
+from legalsearch.query import bodies, templates
+from legalsearch.query.identifiers import parse_identifiers
+from legalsearch.query.models import Filters, SearchRequest
 
 _TAG = re.compile(r"\{\{([#^/]?)([^}]+?)\}\}")
 

@@ -4,10 +4,8 @@ messages of TLS / 401 / 403 failures, with credentials never in them."""
 from __future__ import annotations
 
 import pytest
-from opensearchpy import exceptions as ex
-
-from search.config import Settings, split_credentials
-from search.errors import (
+from legalsearch.config import Settings, split_credentials
+from legalsearch.errors import (
     AuthenticationError,
     NodeError,
     PermissionDeniedError,
@@ -15,9 +13,10 @@ from search.errors import (
     StoreError,
     TLSError,
 )
-from search.security.admin import check_groups, check_user
-from search.security.principal import Principal
-from search.store import Store
+from legalsearch.security.admin import check_groups, check_user
+from legalsearch.security.principal import Principal
+from legalsearch.store import Store
+from opensearchpy import exceptions as ex
 
 
 @pytest.mark.parametrize("url, clean, user, password", [
@@ -116,9 +115,9 @@ def test_the_ssl_error_is_not_reported_as_an_unreachable_node(store):
 
 
 def test_the_log_records_who_searched_and_the_groups_actually_searched():
-    from search.index import schema
-    from search.query.log import record
-    from search.query.models import SearchRequest, SearchResponse
+    from legalsearch.index import schema
+    from legalsearch.query.log import record
+    from legalsearch.query.models import SearchRequest, SearchResponse
 
     req = SearchRequest(query="settlement", groups=("litigation-team", "board"))
     rec = record(req, SearchResponse(query="settlement", hits=[], not_found=True), "2026-01-01T00:00:00.000Z",

@@ -9,11 +9,10 @@ import ssl
 import threading
 
 import pytest
-
-from search.config import Settings
-from search.errors import TLSError
-from search.node import pki
-from search.store import Store
+from legalsearch.config import Settings
+from legalsearch.errors import TLSError
+from legalsearch.node import pki
+from legalsearch.store import Store
 
 
 def _serve(context: ssl.SSLContext) -> int:

@@ -12,10 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 from fastapi.testclient import TestClient
-
-from search.embed import Embedders
-from search.serve import ServerConfig, create_app
-from search.serve.app import Batcher
+from legalsearch.embed import Embedders
+from legalsearch.serve import ServerConfig, create_app
+from legalsearch.serve.app import Batcher
 
 CONFIG = ServerConfig(embedders=("e5",), max_inputs=8, max_input_chars=5000, max_body_bytes=20_000, torch_threads=None)
 LONG = "notice period " * 300  # ~600 tokens: over e5's 512, under the character limit

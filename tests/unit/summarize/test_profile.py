@@ -1,8 +1,8 @@
 """Routing profiles: the loose names of a document (aliases, places, type words, outline)."""
 
-from search.documents.models import DocumentMeta
-from search.load.document import build_document
-from search.summarize.profile import aliases, document_profile, names, places
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load.document import build_document
+from legalsearch.summarize.profile import aliases, document_profile, names, places
 
 OPENING = (
     "MUTUAL NON-DISCLOSURE AGREEMENT\n\nBETWEEN:\n\n"

@@ -14,10 +14,9 @@ from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-
-from search.documents.models import DocumentMeta, ParsedDocument, StructureNode
-from search.errors import ConfigError, LegalSearchError
-from search.summarize import (
+from legalsearch.documents.models import DocumentMeta, ParsedDocument, StructureNode
+from legalsearch.errors import ConfigError, LegalSearchError
+from legalsearch.summarize import (
     SUMMARIZERS,
     EndpointHTTPError,
     EndpointUnreachableError,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
+from legalsearch.tools.inspect import inspect_document, render_inspection
 from sample_corpus import CORPUS
-
-from search.tools.inspect import inspect_document, render_inspection
 
 
 def test_inspection_is_json_and_readable():

@@ -12,8 +12,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from search.evaluation.gold import _summary, item_class, load_gold
-from search.evaluation.report import gold_class_table_markdown
+from legalsearch.evaluation.gold import _summary, item_class, load_gold
+from legalsearch.evaluation.report import gold_class_table_markdown
 
 
 def regroup(gold_file: Path, gold_json: Path) -> dict[str, dict]:

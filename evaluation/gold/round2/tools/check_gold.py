@@ -16,11 +16,11 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from search.chunk import chunk_document
-from search.documents.models import DOC_TYPES, DocumentMeta
-from search.evaluation.gold import load_gold, normalize_section
-from search.load import load_document
-from search.load.metadata import read_sidecar
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.models import DOC_TYPES, DocumentMeta
+from legalsearch.evaluation.gold import load_gold, normalize_section
+from legalsearch.load import load_document
+from legalsearch.load.metadata import read_sidecar
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"

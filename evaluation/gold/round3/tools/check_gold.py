@@ -28,11 +28,11 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from search.chunk import chunk_document
-from search.documents.models import DocumentMeta
-from search.evaluation.gold import item_class, load_gold, normalize_section
-from search.load import load_document
-from search.load.metadata import read_sidecar
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.evaluation.gold import item_class, load_gold, normalize_section
+from legalsearch.load import load_document
+from legalsearch.load.metadata import read_sidecar
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"

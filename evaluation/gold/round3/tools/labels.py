@@ -9,10 +9,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from search.chunk import chunk_document
-from search.documents.models import DocumentMeta
-from search.load import load_document
-from search.load.metadata import read_sidecar
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load import load_document
+from legalsearch.load.metadata import read_sidecar
 
 
 def main(paths: list[str]) -> None:

