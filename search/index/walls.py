@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 import urllib.parse
 from dataclasses import dataclass
 
 from legalsearch.documents.errors import MetadataError
-from legalsearch.errors import IngestError, PermissionDeniedError
+from legalsearch.errors import IngestError, PermissionDeniedError, StoreError
 from legalsearch.index import schema
 from legalsearch.node.security import READER_DLS, SERVICE_USER
 from legalsearch.store import Store
@@ -225,6 +226,16 @@ class WallRoles:
                 self.done.add(group)
 
     def _put(self, role: str, body: dict, mapping: dict) -> None:
+        """Idempotent; a 409 (another writer of the security index at the same moment) is retried."""
+        for attempt in range(5):
+            try:
+                return self._put_once(role, body, mapping)
+            except StoreError as e:
+                if "HTTP 409" not in str(e) or attempt == 4:
+                    raise
+                time.sleep(0.2 * (attempt + 1))
+
+    def _put_once(self, role: str, body: dict, mapping: dict) -> None:
         current = self.store.security_api(f"read role {role}", "GET", f"roles/{role}", missing=None)
         if not current or _grants(current.get(role, {})) != _grants(body):
             self.store.security_api(f"write role {role}", "PUT", f"roles/{role}", body)
@@ -250,16 +261,11 @@ def seal_kept(store: Store, name: str, live: set[str]) -> list[str]:
     public and walled): an ACL change made in the live generation must not be undone by a
     kept copy, for any client (`index.blocks.read` holds for search, get, mget, explain,
     term vectors, count and validate alike, whatever the role). `index prune` deletes them."""
-    status, body = store.call(
-        "GET", f"/{urllib.parse.quote(name, safe='-_.')}--*/_settings/index.blocks.read"
-               "?allow_no_indices=true&ignore_unavailable=true&flat_settings=true")
-    if status >= 300:
-        return []
     sealed = []
-    for index, settings in sorted((body or {}).items()):
+    for index, settings in sorted(store.index_settings(f"{name}--*").items()):
         if index in live or not _ours(name, index):
             continue
-        if str(settings.get("settings", {}).get("index.blocks.read")) != "true":
+        if str(settings.get("index.blocks.read")).lower() != "true":
             store.put_settings(index, {"index": {"blocks.read": True}})
             sealed.append(index)
     return sealed
