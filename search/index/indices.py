@@ -57,6 +57,14 @@ def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
     return next(iter(found.items()))
 
 
+def all_live(store: Store, name: str, kind: str = "chunks") -> str:
+    """NAME's live indices of `kind`, public and walled, comma-joined: everything an
+    administrator reads (search.index.walls; a reader's search picks its groups' walls only)."""
+    chunks, docs = require(store, name, "chunks"), require(store, name, "docs")
+    found = list_walls(store, chunks, docs)
+    return ",".join([chunks if kind == "chunks" else docs, *(w.chunks if kind == "chunks" else w.docs for w in found)])
+
+
 def meta_of(body: dict) -> dict:
     """The `_meta.legalsearch` of an index as `live` / GET returns it."""
     return dict(body.get("mappings", {}).get("_meta", {}).get("legalsearch", {}))

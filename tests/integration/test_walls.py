@@ -15,7 +15,7 @@ from legalsearch.index import indices, walls
 from legalsearch.node.security import make_password
 from legalsearch.security import admin
 
-from tests.integration.conftest import user_store
+from tests.integration.conftest import add_user, user_store
 
 LIT, DEAL = "litigation-team", "deal-team"
 # distinctive words of each privileged text, title and id: none may appear in a response to a
@@ -42,16 +42,6 @@ def _documents(acl_override: dict | None = None) -> list[Document]:
     return docs
 
 
-def _add_user(store, user: str, password: str, groups, roles) -> None:
-    """users_add, again after a 409: other sessions write the shared node's security index too."""
-    for attempt in range(5):
-        try:
-            return admin.users_add(store, user, password, groups, roles)
-        except StoreError as e:
-            if "HTTP 409" not in str(e) or attempt == 4:
-                raise
-
-
 def _forbidden(group: str) -> list[str]:
     """What a reader without `group` must never receive."""
     out = []
@@ -71,7 +61,7 @@ def walled(admin_client, store, secured):
     for base, groups, roles in (("lit", (LIT,), ("reader",)), ("staff", (), ("reader",)),
                                 ("nobody", (), ("auditor",))):
         user, password = f"walls-{base}-{suffix}", make_password()
-        _add_user(store, user, password, groups, roles)
+        add_user(store, user, password, groups, roles)
         made[base] = (user, password)
     yield name, made
     for user, _ in made.values():
@@ -233,7 +223,7 @@ def test_kept_generations_cannot_serve_what_the_live_one_made_private(settings, 
     the group (kept walls) nor anyone else reads the kept copy: the ACL change seals it."""
     name = f"test-wallsrx-{uuid.uuid4().hex[:8]}"
     user, password = f"walls-rx-{uuid.uuid4().hex[:6]}", make_password()
-    _add_user(store, user, password, (), ("reader",))
+    add_user(store, user, password, (), ("reader",))
     try:
         docs = _documents({"priv-settle": "public"})
         admin_client.ingest(docs, index=name, embedder="minilm")
