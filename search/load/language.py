@@ -16,7 +16,16 @@ DETECT_CHARS = 20_000
 before, and a long appendix in another language does not outvote it)."""
 
 DEFAULT_LANGUAGE = "en"
-"""What a text gets when the detector cannot tell (digits, signatures, a few words)."""
+"""What a text gets when the detector cannot tell (digits, signatures, no letters)."""
+
+RULE_LANGUAGES = ("en", "it")
+"""The languages with their own parsing rules and analyzers."""
+
+OTHER_LANGUAGE_CONFIDENCE = 0.75
+"""How sure lingua must be to name a language with no rules of its own: a clause of French or German
+scores 0.98 or more, while a few English words with code in them ("splitmix64 of uint64s:
+deterministic per-document metadata.") can come out Portuguese at 0.53. Below it the likelier of
+English and Italian is named, as before lingua."""
 
 
 @cache
@@ -29,6 +38,13 @@ def _detector():
 
 def detect_language(text: str) -> str:
     """ISO 639-1 code of the language of `text`'s first `DETECT_CHARS` characters, one of
-    `LANGUAGES`; `DEFAULT_LANGUAGE` when the text gives too little to tell."""
-    found = _detector().detect_language_of(text[:DETECT_CHARS])
-    return DEFAULT_LANGUAGE if found is None else found.iso_code_639_1.name.lower()
+    `LANGUAGES` (another than English or Italian only when lingua is `OTHER_LANGUAGE_CONFIDENCE`
+    sure of it); `DEFAULT_LANGUAGE` when the text gives nothing to tell by."""
+    values = [(c.language.iso_code_639_1.name.lower(), c.value)
+              for c in _detector().compute_language_confidence_values(text[:DETECT_CHARS])]
+    if not values or values[0][1] <= 0:
+        return DEFAULT_LANGUAGE
+    best, confidence = values[0]
+    if best in RULE_LANGUAGES or confidence >= OTHER_LANGUAGE_CONFIDENCE:
+        return best
+    return max((v for v in values if v[0] in RULE_LANGUAGES), key=lambda v: v[1], default=(DEFAULT_LANGUAGE, 0))[0]
