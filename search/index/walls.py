@@ -215,8 +215,13 @@ class WallRoles:
     def __init__(self, store: Store):
         self.store = store
         self.done: set[str] = set()
+        self.secured: bool | None = None
 
     def ensure(self, groups: tuple[str, ...]) -> None:
+        if self.secured is None:
+            self.secured = self.store.authinfo() is not None
+        if not self.secured:  # a cluster without the security plugin has no roles: walls are layout only
+            return
         if SERVICE_WALLS_ROLE not in self.done:
             self._put(SERVICE_WALLS_ROLE, service_role(), {"users": [SERVICE_USER]})
             self.done.add(SERVICE_WALLS_ROLE)
