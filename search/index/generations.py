@@ -52,23 +52,13 @@ def block_writes(store: Store, concrete: list[str], blocked: bool) -> None:
         store.put_settings(index, {"index": {"blocks.write": True if blocked else None}})
 
 
-def copy(store: Store, source: str, dest: str, stats: BulkStats | None = None) -> int:
-    """Copy every document of `source` into `dest` (same ids, same routing) through bulk
-    requests with the store's 429 retries; the count copied. (The integ-test distribution has
-    no reindex module, so `_reindex` is not there; this works on any node.)"""
-    copied = 0
-    for page in store.stream(source, {"match_all": {}}):
-        actions = [{"_op_type": "index", "_index": dest, "_id": h["_id"], "_source": h["_source"],
-                    **({"_routing": h["_routing"]} if h.get("_routing") else {})} for h in page]
-        copied += store.bulk(actions, stats=stats)
-    return copied
-
-
 def copy_walled(store: Store, name: str, old: tuple[str, str], new: tuple[str, str],
                 stats: BulkStats | None = None) -> tuple[dict[str, int], dict[str, int]]:
     """Copy the generation `old` (public and walled) into `new`, each chunk and record into the
     index its ACL calls for (walls of `new` made without aliases). ({kind: copied}, {kind: the
-    count of the old generation})."""
+    count of the old generation}). Through bulk requests with the store's 429 retries (the
+    integ-test distribution has no reindex module, so `_reindex` is not there; this works on any
+    node)."""
     target = IndexWriter(store, name, *new)
     copied = {"chunks": 0, "documents": 0}
     expected = {"chunks": 0, "documents": 0}

@@ -2,10 +2,14 @@
 swapped in atomically (`search.index.generations`); searches keep answering throughout.
 
 Two ways to fill it:
-- copy (new mappings, analyzers, shards or replicas; same chunks and vectors): OpenSearch's
-  `_reindex` copies every chunk and registry record server-side, no model runs;
+- copy (new mappings, analyzers, shards or replicas; same chunks and vectors): every chunk and
+  registry record is copied through bulk requests into the index its ACL calls for (the public
+  one or its wall: `generations.copy_walled`), no model runs;
 - rebuild (another chunker, chunk size, summarizer, embedder or embedded parts): the documents
   are ingested again from their files (the paths the registry recorded, or `paths`).
+
+The walls of the old generation are write-blocked with it, and their group aliases move in the
+swap (`search.index.walls`).
 """
 
 from __future__ import annotations

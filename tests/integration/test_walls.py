@@ -137,6 +137,109 @@ def test_no_request_shape_reaches_a_wall_the_user_may_not_open(settings, opensea
         assert {w: terms[w].get("doc_freq", 0) for w in words} == dict.fromkeys(words, 0)
 
 
+def _more_shapes(name: str, deal_wall: str) -> list[tuple[str, str, str, object]]:
+    """More shapes (none of them names a privileged word: an answer may echo its request)."""
+    match = {"match": {"text": "settlement"}}
+    glob = {"global": {}}
+    shapes = []
+    for target in (name, f"{name}-docs", deal_wall, "legalsearch*", f"{name}*"):
+        shapes += [
+            (f"highlight on {target}", "POST", f"/{target}/_search",
+             {"query": match, "highlight": {"fields": {"text": {}, "doc_title": {}}}}),
+            (f"explain=true on {target}", "POST", f"/{target}/_search?explain=true", {"query": match}),
+            (f"profile=true on {target}", "POST", f"/{target}/_search", {"profile": True, "query": match}),
+            (f"composite in global on {target}", "POST", f"/{target}/_search", {"size": 0, "aggs": {"g": {
+                **glob, "aggs": {"c": {"composite": {"size": 100, "sources": [
+                    {"t": {"terms": {"field": "doc_title.keyword"}}}, {"d": {"terms": {"field": "doc_id"}}}]}}}}}}),
+            (f"sampler + top_hits in global on {target}", "POST", f"/{target}/_search", {"size": 0, "aggs": {"g": {
+                **glob, "aggs": {"s": {"sampler": {"shard_size": 100}, "aggs": {"t": {"top_hits": {"size": 20}}}}}}}}),
+            (f"significant_terms on acl on {target}", "POST", f"/{target}/_search", {"size": 0, "aggs": {"g": {
+                **glob, "aggs": {"s": {"significant_terms": {"field": "acl", "min_doc_count": 1}}}}}}),
+            (f"collapse + docvalue_fields on {target}", "POST", f"/{target}/_search", {
+                "query": {"match_all": {}}, "collapse": {"field": "doc_id"}, "docvalue_fields": ["doc_title.keyword"],
+                "size": 100}),
+            (f"query_string q=* on {target}", "GET", f"/{target}/_search?q=*&size=100", None),
+            (f"_count on {target}", "POST", f"/{target}/_count", {"query": {"match_all": {}}}),
+            (f"_validate explain on {target}", "POST", f"/{target}/_validate/query?explain=true&rewrite=true",
+             {"query": {"more_like_this": {"fields": ["text"], "like": "settlement strategy note", "min_term_freq": 1,
+                                           "min_doc_freq": 1}}}),
+            (f"more_like_this on {target}", "POST", f"/{target}/_search", {"query": {"more_like_this": {
+                "fields": ["text", "doc_title"], "like": "settlement strategy privileged note", "min_term_freq": 1,
+                "min_doc_freq": 1}}}),
+            (f"phrase suggester on {target}", "POST", f"/{target}/_search", {"suggest": {"text": "settlement stratgy",
+                                                                               "p": {"phrase": {"field": "text"}}}}),
+            (f"knn on {target}", "POST", f"/{target}/_search", {"size": 100, "query": {"knn": {"vector": {
+                "vector": [0.05] * 384, "k": 100}}}}),
+            (f"_field_caps on {target}", "GET", f"/{target}/_field_caps?fields=*", None),
+            (f"_mapping on {target}", "GET", f"/{target}/_mapping", None),
+        ]
+    shapes += [
+        ("terms lookup into a wall", "POST", f"/{name}/_search", {"query": {"terms": {"doc_id": {
+            "index": deal_wall, "id": "x", "path": "doc_id"}}}}),
+        ("stored template with injected params", "POST", f"/{name}/_search/template",
+         {"id": "legalsearch-bool", "params": {"k": "200}", "size": "200}"}}),
+        ("msearch template", "POST", "/_msearch/template", "\n".join(json.dumps(x) for x in (
+            {"index": name}, {"source": {"size": 0, "aggs": {"g": {"global": {}, "aggs": {"t": {"top_hits": {}}}}}}},
+            {"index": deal_wall}, {"source": {"query": {"match_all": {}}}})) + "\n"),
+        ("_cat/indices", "GET", "/_cat/indices?format=json", None),
+        ("_cat/aliases", "GET", "/_cat/aliases?format=json", None),
+        ("_cat/count", "GET", f"/_cat/count/{name}?format=json", None),
+        ("_resolve/index", "GET", "/_resolve/index/*", None),
+        ("_search across everything", "POST", "/*,-.*/_search", {"size": 100, "query": {"match_all": {}}}),
+    ]
+    return shapes
+
+
+def _by_id(name: str, deal_wall: str, chunk_id: str) -> list[tuple[str, str, str, object]]:
+    """Requests that name a privileged id (so an answer may echo it): checked for any _source."""
+    return [
+        ("GET by id", "GET", f"/{name}/_doc/{chunk_id}", None),
+        ("GET by id in the wall", "GET", f"/{deal_wall}/_doc/{chunk_id}", None),
+        ("_mget across indices", "POST", "/_mget", {"docs": [{"_index": name, "_id": chunk_id},
+                                                             {"_index": deal_wall, "_id": chunk_id}]}),
+        ("_explain by id", "POST", f"/{name}/_explain/{chunk_id}", {"query": {"match_all": {}}}),
+        ("_termvectors by id", "GET", f"/{name}/_termvectors/{chunk_id}?term_statistics=true&fields=text", None),
+        ("_termvectors by id in the wall", "GET", f"/{deal_wall}/_termvectors/{chunk_id}?fields=text", None),
+        ("ids query", "POST", f"/{name},{name}-docs/_search", {"query": {"ids": {"values": [chunk_id, "priv-deal"]}}}),
+    ]
+
+
+@pytest.mark.parametrize("who", ["staff", "nobody"])
+def test_more_request_shapes_reach_no_wall(settings, opensearch_url, store, walled, who):
+    """Highlight, explain, profile, composite / sampler / significant_terms, collapse, query
+    strings, validate, more_like_this, phrase suggesters, k-NN, field caps, mappings, terms
+    lookup, stored and msearch templates, _cat, wildcards, scroll and PIT; and by privileged id
+    (GET, mget, explain, term vectors, ids): no privileged byte, no privileged `_source`."""
+    name, made = walled
+    client = user_store(settings, opensearch_url, *made[who])
+    deal_wall = walls.walled_name(indices.require(store, name), (DEAL,))
+    forbidden = _forbidden("none")
+    for label, method, path, body in _more_shapes(name, deal_wall):
+        status, text = _ask(client, method, path, body)
+        assert not [s for s in forbidden if s in text], (label, status, text[:300])
+    chunk_id = next(iter(store.scan(deal_wall, {"match_all": {}}, source=False)))["_id"]
+    for label, method, path, body in _by_id(name, deal_wall, chunk_id):
+        status, text = _ask(client, method, path, body)
+        assert '"_source"' not in text and '"term_vectors"' not in text, (label, status, text[:300])
+        assert not [s for s in forbidden if s in text and s not in (chunk_id.split(":")[0], "priv-deal")], label
+    # scroll and point in time: opened on what the user may open, continued page by page
+    status, text = _ask(client, "POST", f"/{name}/_search?scroll=1m", {"size": 1, "query": {"match_all": {}}})
+    pages = [text]
+    if status == 200:
+        scroll_id = json.loads(text)["_scroll_id"]
+        for _ in range(5):
+            status, text = _ask(client, "POST", "/_search/scroll", {"scroll": "1m", "scroll_id": scroll_id})
+            pages.append(text)
+    status, text = _ask(client, "POST", f"/{name}/_search/point_in_time?keep_alive=1m", None)
+    pages.append(text)
+    if status == 200:
+        pit = json.loads(text)["pit_id"]
+        pages.append(_ask(client, "POST", "/_search", {"size": 100, "pit": {"id": pit, "keep_alive": "1m"},
+                                                       "aggs": {"g": {"global": {}, "aggs": {
+                                                           "t": {"top_hits": {"size": 50}}}}}})[1])
+    assert not [s for s in forbidden for page in pages if s in page]
+
+
 def _ask(client, method: str, path: str, body) -> tuple[int, str]:
     """(HTTP status, the whole answer as text: a refusal's message is checked too)."""
     try:
