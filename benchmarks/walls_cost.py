@@ -147,8 +147,11 @@ def main() -> None:
                         total += 1
                         same += ids["walls"] == ids["single"]
                         overlap.append(len(set(ids["walls"]) & set(ids["single"])) / max(1, len(ids["single"])))
-            assert len(plan.index.split(",")) == 1 + n, plan.index
+            form = ("list" if "*" not in plan.index else "pattern minus others" if ",-" in plan.index
+                    else "pattern (groups filter only)")
+            assert (n == 0) == (plan.index == chunks.replace(single, name)) or n == 0, plan.index
             results[n] = {k: (statistics.median(v), pct(v, 0.95)) for k, v in times.items()}
+            results[n]["form"] = form
             if n == 0:
                 results[n]["same_topk"] = f"{same}/{total}"
                 results[n]["overlap"] = statistics.mean(overlap) if overlap else 0.0
@@ -164,11 +167,11 @@ def main() -> None:
 
         print(f"\n{args.walls} walls; {len(questions)} questions x {args.rounds} rounds, k={args.k}, hybrid "
               "normalization, routing off (ms; the query embedding is not in 'plan')")
-        print("| user's groups (walls read) | indices searched | walls p50 | walls p95 | single p50 | single p95 "
+        print("| user's groups (walls read) | indices searched | as | walls p50 | walls p95 | single p50 | single p95 "
               "| plan p50 | plan p95 |")
-        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---:|---:|---|---:|---:|---:|---:|---:|---:|")
         for n, row in results.items():
-            print(f"| {n} | {1 + n} | {row['walls'][0]:.1f} | {row['walls'][1]:.1f} | {row['single'][0]:.1f} | "
+            print(f"| {n} | {1 + n} | {row['form']} | {row['walls'][0]:.1f} | {row['walls'][1]:.1f} | {row['single'][0]:.1f} | "
                   f"{row['single'][1]:.1f} | {row['plan'][0]:.1f} | {row['plan'][1]:.1f} |")
         print(f"\npublic-only user: the same top-{args.k} (ids in order) on walls and on the single index for "
               f"{results[0]['same_topk']} questions; mean top-{args.k} set overlap {results[0]['overlap']:.2f}")

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from legalsearch.embed import Embedder, index_build
 from legalsearch.errors import ConfigError, LegalSearchError, StoreError
 from legalsearch.index import refresh, schema
-from legalsearch.index.walls import list_walls, walled_indices
+from legalsearch.index.walls import list_walls, walled_indices, walled_pattern
 from legalsearch.store import Store
 
 
@@ -58,11 +58,9 @@ def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
 
 
 def all_live(store: Store, name: str, kind: str = "chunks") -> str:
-    """NAME's live indices of `kind`, public and walled, comma-joined: everything an
+    """NAME's live indices of `kind`, public and walled, as one index expression: everything an
     administrator reads (search.index.walls; a reader's search picks its groups' walls only)."""
-    chunks, docs = require(store, name, "chunks"), require(store, name, "docs")
-    found = list_walls(store, chunks, docs)
-    return ",".join([chunks if kind == "chunks" else docs, *(w.chunks if kind == "chunks" else w.docs for w in found)])
+    return f"{(public := require(store, name, kind))},{walled_pattern(public)}"
 
 
 def meta_of(body: dict) -> dict:

@@ -165,11 +165,30 @@ def _walled_meta(store: Store, pattern: str) -> dict[str, tuple[str, ...]]:
             for index, b in (body or {}).items()}
 
 
+MAX_TARGET_CHARS = 3000
+"""An index expression longer than this is not sent as it is: OpenSearch refuses a request line
+over `http.max_initial_line_length` (4 KB by default; measured: a user in 100 groups lists 101
+indices, 5.6 KB, and gets 400 too_long_http_line_exception)."""
+
+
 def readable(public: str, walls: list[Wall], groups: tuple[str, ...] | None, kind: str) -> str:
-    """The comma-joined indices a search may read: the public one, plus the walls that share a
-    group with `groups` (every wall when `groups` is None: an unrestricted administrator)."""
-    picked = [w for w in walls if groups is None or set(w.groups) & set(groups)]
-    return ",".join([public, *(w.chunks if kind == "chunks" else w.docs for w in picked)])
+    """The index expression a search may read: the public index, plus the walls that share a
+    group with `groups` (every wall when `groups` is None: an unrestricted administrator).
+
+    Exactly those indices: as a list, or, when the list is too long, as the generation's wall
+    pattern minus the walls left out. Where both exceed `MAX_TARGET_CHARS` (a user in hundreds of
+    groups), the wall pattern: the search then opens every wall of the generation, and the
+    user's groups inside every sub-query are what keep the others out (docs/security.md)."""
+    of = (lambda w: w.chunks) if kind == "chunks" else (lambda w: w.docs)
+    picked = [of(w) for w in walls if groups is None or set(w.groups) & set(groups)]
+    left = [of(w) for w in walls if not (groups is None or set(w.groups) & set(groups))]
+    if not picked:
+        return public
+    pattern = walled_pattern(public)
+    for form in (",".join([public, *picked]), ",".join([public, pattern, *(f"-{i}" for i in left)])):
+        if len(form) <= MAX_TARGET_CHARS:
+            return form
+    return f"{public},{pattern}"
 
 
 def through_aliases(public: str, groups: tuple[str, ...]) -> str:

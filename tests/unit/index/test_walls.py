@@ -42,6 +42,17 @@ def test_a_group_no_wall_can_carry_is_refused(group):
 
 def test_readable_picks_the_walls_of_the_groups_only():
     found = [walls.Wall("w1", "d1", ("a",)), walls.Wall("w2", "d2", ("a", "b")), walls.Wall("w3", "d3", ("c",))]
-    assert walls.readable("p", found, ("b",), "chunks") == "p,w2"
-    assert walls.readable("p", found, (), "docs") == "p"
-    assert walls.readable("p", found, None, "chunks") == "p,w1,w2,w3"
+    assert walls.readable("x--chunks-v1", found, ("b",), "chunks") == "x--chunks-v1,w2"
+    assert walls.readable("x--docs-v1", found, (), "docs") == "x--docs-v1"
+    assert walls.readable("x--chunks-v1", found, None, "chunks") == "x--chunks-v1,w1,w2,w3"
+
+
+def test_a_long_index_list_becomes_the_wall_pattern_minus_the_others_or_the_pattern():
+    public = "matters--chunks-v1"
+    found = [walls.Wall(walls.walled_name(public, (f"g{i}",)), "d", (f"g{i}",)) for i in range(300)]
+    mine = tuple(f"g{i}" for i in range(290))
+    expression = walls.readable(public, found, mine, "chunks")
+    assert expression.startswith(f"{public},{walls.walled_pattern(public)},-")
+    assert expression.count(",-") == 10 and len(expression) <= walls.MAX_TARGET_CHARS
+    half = tuple(f"g{i}" for i in range(150))
+    assert walls.readable(public, found, half, "chunks") == f"{public},{walls.walled_pattern(public)}"
