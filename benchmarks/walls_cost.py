@@ -149,7 +149,6 @@ def main() -> None:
                         overlap.append(len(set(ids["walls"]) & set(ids["single"])) / max(1, len(ids["single"])))
             form = ("list" if "*" not in plan.index else "pattern minus others" if ",-" in plan.index
                     else "pattern (groups filter only)")
-            assert (n == 0) == (plan.index == chunks.replace(single, name)) or n == 0, plan.index
             results[n] = {k: (statistics.median(v), pct(v, 0.95)) for k, v in times.items()}
             results[n]["form"] = form
             if n == 0:
