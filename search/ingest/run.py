@@ -75,8 +75,8 @@ def memory_sources(documents: Iterable[Document]) -> list[Source]:
 
 AUTO_ENGLISH, AUTO_MIXED = "minilm", "e5"
 """What `--embedder auto` gives a new index: MiniLM when every document is in English (the best
-measured on English LegalBench), multilingual e5 as soon as one is not (Italian questions on
-English NDAs and English questions on Italian contracts: docs/results.md, round 3)."""
+measured on English LegalBench), multilingual e5 as soon as one is not (it answers Italian
+questions on English NDAs and English questions on Italian contracts; MiniLM does not)."""
 
 
 def choose_embedder(name: str, existing: dict | None, sources: Sequence[Source]) -> tuple[str, str]:
