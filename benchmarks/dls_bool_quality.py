@@ -22,7 +22,7 @@ from legalsearch.query import templates
 from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
 from legalsearch.security import admin
-from legalsearch.security.secrets import make_password
+from legalsearch.security import secrets as security
 from legalsearch.store import Store, connection
 from opensearchpy import OpenSearch
 
@@ -56,7 +56,7 @@ def main() -> int:
     # one reader per distinct group set of the gold set, removed at the end
     readers: dict[tuple[str, ...], tuple[str, str]] = {}
     for groups in sorted({tuple(i.groups or ()) for i in items}):
-        name, password = f"bench-reader-{len(readers)}", make_password()
+        name, password = f"bench-reader-{len(readers)}", security.make_password()
         admin.users_add(store, name, password, list(groups), ("reader",))
         readers[groups] = (name, password)
     as_user = {g: raw_client(settings, *cred) for g, cred in readers.items()}

@@ -10,7 +10,7 @@ cache is warm (an earlier round read the files); the load average is printed wit
 --python / --repo run another checkout (e.g. the code before a change) the same way.
 
 Questions are embedded by the local node's embedding server when it serves the index's build
-(search/embedserver/client.py); --in-process measures the process that loads the model itself
+(search/embed/served.py); --in-process measures the process that loads the model itself
 (LEGALSEARCH_QUERY_EMBED_SERVER=false).
 """
 
