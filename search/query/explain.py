@@ -144,8 +144,8 @@ def explain(service: SearchService, req: SearchRequest, depth: int | None = None
             "bm25_explanation": bm25["explanation"] if bm25 else None,
         })
     expansion = expand.expand(service.store, plan.index, [src for src, _ in top], plan.filters,
-                              xrefs=req.expand_xrefs, definitions=req.expand_definitions, limit=req.expand_limit,
-                              placement=req.expand_placement)
+                              xrefs=req.expansion.xrefs, definitions=req.expansion.definitions,
+                              limit=req.expansion.limit, placement=req.expansion.placement)
     expanded = [{"chunk_id": src["chunk_id"], "via": via, "section": src.get("section"),
                  "doc_title": src.get("doc_title"), "version": src.get("version")}
                 for src, via in expansion.ordered if via != "retrieval"]
