@@ -39,11 +39,11 @@ def test_explained_scores_are_the_searched_ones(service, sample_index, fusion):
     assert all(top[k] and top[k]["raw"] > 0 and top[k]["normalized"] is not None for k in ("bm25", "knn", "identifier"))
     assert top["identifier"]["normalized"] == (1.0 if fusion == "normalization" else pytest.approx(1 / 61))
     if fusion == "rrf":
-        assert result["combination"] == "rrf" and result["normalization"] == f"rrf, rank_constant [{req.rank_constant}]"
+        assert result["combination"] == "rrf" and result["normalization"] == f"rrf, rank_constant [{req.fusion.rank_constant}]"
         for row in rows:  # every normalized score is a reciprocal rank (or 0 below a list's top `size`)
             for s in filter(None, row["scores"].values()):
-                assert s["normalized"] == 0 or abs(1 / s["normalized"] - req.rank_constant
-                                                   - round(1 / s["normalized"] - req.rank_constant)) < 1e-3
+                assert s["normalized"] == 0 or abs(1 / s["normalized"] - req.fusion.rank_constant
+                                                   - round(1 / s["normalized"] - req.fusion.rank_constant)) < 1e-3
     else:
         assert result["combination"].startswith("arithmetic_mean, weights [") and result["normalization"] == "min_max"
     assert rows[0]["chunk_id"] in render(result)
