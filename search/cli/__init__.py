@@ -359,7 +359,7 @@ def index_warm_rerank(client, index: str | None, rerank: str, as_json: bool) -> 
 
     The second stage (`search --rerank e5+clause ...`) embeds the clauses of the shortlist at
     question time and keeps them in the local embedding cache; on a 2-core CPU a first question on
-    a long contract waits seconds for e5 (docs/results.md, round 5). Run this once after an
+    a long contract waits seconds for e5. Run this once after an
     ingest and every question finds its clauses embedded. Re-runs embed only what is new.
 
     Example:
@@ -480,13 +480,13 @@ def index_prune(client, index: str | None, yes: bool) -> None:
               show_default=True,
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
-                   "measured best (docs/results.md).")
+                   "ranks best on LegalBench-RAG and the gold sets.")
 @click.option("--embedder", type=click.Choice(["auto", *EMBEDDERS]), default="auto", show_default=True,
               help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
                    "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
                    "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
                    "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
-                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime (docs/results.md).")
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime.")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
