@@ -18,11 +18,11 @@ from pathlib import Path
 
 from legalsearch.config import Settings
 from legalsearch.evaluation.gold import load_gold, score_gold
-from legalsearch.node import security
 from legalsearch.query import templates
 from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
 from legalsearch.security import admin
+from legalsearch.security import secrets as security
 from legalsearch.store import Store, connection
 from opensearchpy import OpenSearch
 

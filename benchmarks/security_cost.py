@@ -39,10 +39,10 @@ from legalsearch.evaluation.harness import title_from_filename
 from legalsearch.evaluation.legalbench import benchmark_file_path, corpus_files, load_benchmark
 from legalsearch.index import indices
 from legalsearch.ingest import IngestOptions, file_sources, ingest
-from legalsearch.node.security import make_password
 from legalsearch.query.models import SearchRequest
 from legalsearch.query.service import SearchService
 from legalsearch.security import admin
+from legalsearch.security.secrets import make_password
 from legalsearch.store import Store
 from pydantic import SecretStr
 

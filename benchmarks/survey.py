@@ -18,7 +18,7 @@ from pathlib import Path
 
 from legalsearch.chunk.chunker import chunk_document
 from legalsearch.documents.models import DocumentMeta
-from legalsearch.load.document import build_document
+from legalsearch.load.files import build_document
 from legalsearch.load.metadata import infer_language
 from legalsearch.parse.tree import has_structure
 

@@ -465,7 +465,7 @@ def engine_model(meta: dict, req: SearchRequest) -> str | None:
 def check_window(embedder, query: str) -> None:
     """A question longer than the model's window is refused, as the embedding server refuses it:
     embedding only its first part would search for something else."""
-    if getattr(embedder, "served", False):  # the server counts and refuses alike (search.embed.served)
+    if getattr(embedder, "served", False):  # the server counts and refuses alike (search.embedserver.client)
         return
     tokens = embedder.count_tokens(query)
     if tokens > embedder.max_tokens:
