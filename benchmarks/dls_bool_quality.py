@@ -16,14 +16,18 @@ import json
 import sys
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.evaluation.gold import load_gold, score_gold
-from legalsearch.node import security
-from legalsearch.query import templates
-from legalsearch.query.identifiers import parse_identifiers
-from legalsearch.query.models import Filters
-from legalsearch.security import admin
-from legalsearch.store import Store, connection
+from legalsearch.scripts import (
+    Filters,
+    Settings,
+    Store,
+    admin,
+    connection,
+    load_gold,
+    node_security,
+    parse_identifiers,
+    score_gold,
+    templates,
+)
 from opensearchpy import OpenSearch
 
 GOLD = Path(__file__).resolve().parents[1] / "evaluation" / "gold" / "sample-gold.jsonl"
@@ -56,7 +60,7 @@ def main() -> int:
     # one reader per distinct group set of the gold set, removed at the end
     readers: dict[tuple[str, ...], tuple[str, str]] = {}
     for groups in sorted({tuple(i.groups or ()) for i in items}):
-        name, password = f"bench-reader-{len(readers)}", security.make_password()
+        name, password = f"bench-reader-{len(readers)}", node_security.make_password()
         admin.users_add(store, name, password, list(groups), ("reader",))
         readers[groups] = (name, password)
     as_user = {g: raw_client(settings, *cred) for g, cred in readers.items()}

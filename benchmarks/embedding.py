@@ -33,12 +33,16 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3) -> tuple[list[str], list[str]]:
-    from legalsearch.chunk import chunk_document
-    from legalsearch.evaluation.harness import title_from_filename
-    from legalsearch.evaluation.legalbench import benchmark_file_path, corpus_files, load_benchmark
-    from legalsearch.index import records
-    from legalsearch.load import load_document
-    from legalsearch.summarize import get_summarizer
+    from legalsearch.scripts import (
+        benchmark_file_path,
+        chunk_document,
+        corpus_files,
+        get_summarizer,
+        load_benchmark,
+        load_document,
+        records,
+        title_from_filename,
+    )
 
     queries = load_benchmark(data)
     files = corpus_files(data, "referenced", queries)
@@ -63,13 +67,12 @@ CHILD = r"""
 import json, os, resource, sys, time
 import numpy as np
 started = time.perf_counter()
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
+from legalsearch.scripts import Embedders, Settings
 name, texts_file, out, reps, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 data = json.loads(open(texts_file).read())
 settings = Settings().model_copy(update={"embed_threads": threads})
 if "@" in name:  # model@variant: any ONNX quantization variant (search.embed.export.VARIANTS)
-    from legalsearch.embed import export
+    from legalsearch.scripts import export
     model, variant = name.split("@")
     embedder = Embedders(settings).load(f"{model}/onnx-{variant}/r{export.RECIPE_VERSION}")
 else:

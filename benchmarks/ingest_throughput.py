@@ -19,14 +19,16 @@ import time
 import uuid
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.harness import build_index
-from legalsearch.evaluation.legalbench import load_benchmark
-from legalsearch.evaluation.runner import EvalConfig
-from legalsearch.index import indices
-from legalsearch.query.service import SearchService
-from legalsearch.store import Store
+from legalsearch.scripts import (
+    Embedders,
+    EvalConfig,
+    SearchService,
+    Settings,
+    Store,
+    build_index,
+    indices,
+    load_benchmark,
+)
 
 
 def main() -> None:
@@ -51,7 +53,7 @@ def main() -> None:
         settings = settings.model_copy(update={"cache_dir": Path(tmp.name)})
     config = EvalConfig(name=f"bench-{uuid.uuid4().hex[:6]}", chunker=args.chunker, summarizer=args.summarizer,
                         mode="hybrid", embedder=args.embedder)
-    from legalsearch.evaluation.legalbench import corpus_files
+    from legalsearch.scripts import corpus_files
 
     queries = load_benchmark(args.data, subsets=args.subset)
     files = corpus_files(args.data, args.scope, queries)
