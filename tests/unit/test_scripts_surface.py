@@ -10,7 +10,8 @@ from pathlib import Path
 import legalsearch.scripts
 
 REPO = Path(__file__).resolve().parents[2]
-SCRIPTS = sorted([*REPO.glob("benchmarks/*.py"), *REPO.glob("evaluation/gold/*/tools/*.py")])
+SCRIPTS = sorted([*REPO.glob("benchmarks/*.py"), *REPO.glob("evaluation/gold/*/tools/*.py"),
+                  *REPO.glob("evaluation/gold/tools/*.py")])
 # every `import legalsearch...` / `from legalsearch... import`, also inside the code strings that
 # benchmarks run in a child process
 IMPORT = re.compile(r"^\s*(?:from|import)\s+(legalsearch[\w.]*)", re.MULTILINE)
