@@ -14,8 +14,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
+import uuid
 from pathlib import Path
 
+from legalsearch import StoreError
 from legalsearch.scripts import (
     Filters,
     Settings,
@@ -39,6 +42,18 @@ def raw_client(settings: Settings, user: str | None = None, password: str | None
                       ca_certs=str(conn.ca_certs) if conn.ca_certs else None, timeout=120)
 
 
+def retried(action, *args):
+    """`action(*args)`, again after a version conflict: the node keeps every user in one security
+    document, and another client's user change at the same moment makes ours fail with HTTP 409."""
+    for attempt in range(5):
+        try:
+            return action(*args)
+        except StoreError as e:
+            if "version conflict" not in str(e) or attempt == 4:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+
+
 def hits(result: dict) -> list[dict]:
     return [{"rank": i, "chunk_id": h["_id"], "doc_id": h["_source"]["doc_id"], "version": h["_source"].get("version"),
              "section": h["_source"].get("section"), "via": "retrieval"}
@@ -57,11 +72,12 @@ def main() -> int:
     client = raw_client(settings)
     items = load_gold(args.gold)
 
-    # one reader per distinct group set of the gold set, removed at the end
+    # one reader per distinct group set of the gold set, removed at the end (uuid-named: the node is shared)
+    run = uuid.uuid4().hex[:8]
     readers: dict[tuple[str, ...], tuple[str, str]] = {}
     for groups in sorted({tuple(i.groups or ()) for i in items}):
-        name, password = f"bench-reader-{len(readers)}", node_security.make_password()
-        admin.users_add(store, name, password, list(groups), ("reader",))
+        name, password = f"bench-reader-{run}-{len(readers)}", node_security.make_password()
+        retried(admin.users_add, store, name, password, list(groups), ("reader",))
         readers[groups] = (name, password)
     as_user = {g: raw_client(settings, *cred) for g, cred in readers.items()}
 
@@ -90,7 +106,7 @@ def main() -> int:
                 disagree.append(item.id)
     finally:
         for name, _ in readers.values():
-            admin.users_remove(store, name)
+            retried(admin.users_remove, store, name)
 
     scores = {name: score_gold(items, results) for name, results in forms.items()}
     print(f"gold set {args.gold.name}: {len(items)} questions, index {args.index}, k={args.k}")

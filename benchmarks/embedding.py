@@ -32,7 +32,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 
 
-def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3) -> tuple[list[str], list[str]]:
+def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3, subsets: list[str] | None = None,
+               per_subset: int | None = None) -> tuple[list[str], list[str]]:
     from legalsearch.scripts import (
         benchmark_file_path,
         chunk_document,
@@ -44,7 +45,7 @@ def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3) -> tupl
         title_from_filename,
     )
 
-    queries = load_benchmark(data)
+    queries = load_benchmark(data, subsets, limit_per_subset=per_subset)
     files = corpus_files(data, "referenced", queries)
     summarizer = get_summarizer("title-fingerprint")
     texts = []
@@ -131,6 +132,10 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--chunks", type=int, default=512)
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--subset", action="append", help="only these LegalBench sub-corpora (default: all)")
+    parser.add_argument("--per-subset", type=int, default=None, metavar="N",
+                        help="read only N LegalBench questions per sub-corpus (default: all); the chunks come "
+                             "from the documents they cite (a quick run: --subset privacy_qa --per-subset 1)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1, help="run the builds this many times, interleaved")
     parser.add_argument("--threads", type=int, default=0, help="embed_threads (0: every usable core)")
@@ -139,7 +144,8 @@ def main() -> None:
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="ls-embed-"))
     out.mkdir(parents=True, exist_ok=True)
-    chunks, queries = real_texts(args.data, args.chunks, args.queries)
+    chunks, queries = real_texts(args.data, args.chunks, args.queries, subsets=args.subset,
+                                 per_subset=args.per_subset)
     texts_file = out / "texts.json"
     texts_file.write_text(json.dumps({"chunks": chunks, "queries": queries}))
     lengths = sorted(len(t) for t in chunks)
