@@ -32,13 +32,11 @@ import time
 import uuid
 from pathlib import Path
 
-from legalsearch import LegalSearch
+from legalsearch import LegalSearch, SearchRequest, Settings
 from legalsearch.scripts import (
     Embedders,
     IngestOptions,
-    SearchRequest,
     SearchService,
-    Settings,
     Store,
     admin,
     benchmark_file_path,
