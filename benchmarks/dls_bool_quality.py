@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 import uuid
@@ -45,13 +46,13 @@ def raw_client(settings: Settings, user: str | None = None, password: str | None
 def retried(action, *args):
     """`action(*args)`, again after a version conflict: the node keeps every user in one security
     document, and another client's user change at the same moment makes ours fail with HTTP 409."""
-    for attempt in range(5):
+    for attempt in range(10):  # jittered, so that two clients retrying do not collide again
         try:
             return action(*args)
         except StoreError as e:
-            if "version conflict" not in str(e) or attempt == 4:
+            if "version conflict" not in str(e) or attempt == 9:
                 raise
-            time.sleep(0.2 * (attempt + 1))
+            time.sleep(random.uniform(0.1, 0.4) * (attempt + 1))
 
 
 def hits(result: dict) -> list[dict]:
