@@ -56,7 +56,7 @@ def main() -> None:
             (Path(tmp.name) / "onnx").symlink_to(exports, target_is_directory=True)
         settings = settings.model_copy(update={"cache_dir": Path(tmp.name)})
     config = EvalConfig(name=f"bench-{uuid.uuid4().hex[:6]}", chunker=args.chunker, summarizer=args.summarizer,
-                        mode="hybrid", embedder=args.embedder)
+                        embedder=args.embedder)  # searched with the default profile (hybrid); only its index is built
     queries = load_benchmark(args.data, subsets=args.subset, limit_per_subset=args.per_subset)
     files = corpus_files(args.data, args.scope, queries)
     chars = sum(len(p.read_text(encoding="utf-8")) for p in files)
