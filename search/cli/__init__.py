@@ -992,24 +992,28 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
               help="Score a deterministic half (stratified by class and language): study the failures of dev, "
                    "report held-out as questions nobody looked at.")
+@click.option("--stat-test", type=click.Choice(["t-test", "randomization"]), default="t-test", show_default=True,
+              help="Paired test of each configuration's hit@5 / hit@10 / MRR against the first one (p-values in "
+                   "the table and significance.json) when several are compared.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
 def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
-              overrides, split, out_dir, quiet, as_json) -> None:
+              overrides, split, stat_test, out_dir, quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
-    hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
-    when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
-    version violations.
+    hit@5, hit@10, MRR, nDCG@10 and first-correct rank by query type and language (and by failure
+    class when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
+    version violations; with several configurations, the paired p-value of each one's difference
+    from the first.
 
     Example:
 
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
     """
     from legalsearch.evaluation.compare import gold_configs, gold_matrix
-    from legalsearch.evaluation.gold import load_gold, split_gold
+    from legalsearch.evaluation.gold import compare_gold, load_gold, split_gold
     from legalsearch.evaluation.report import gold_class_table_markdown, gold_table_markdown
     from legalsearch.evaluation.runner import load_config
 
@@ -1026,7 +1030,10 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
                              progress=not quiet, extra=extra)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
-    table = gold_table_markdown(scores)
+    significance = compare_gold(scores, test=stat_test)
+    if significance:
+        (out_dir / "significance.json").write_text(json.dumps(significance, indent=2) + "\n")
+    table = gold_table_markdown(scores, significance)
     for metric in ("hit@5", "hit@10", "mrr"):
         by_class = gold_class_table_markdown(scores, metric)
         if by_class:
