@@ -50,9 +50,9 @@ def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dic
             "ranks": {name: list_ranks.get(name) for name in names},
             "bm25_explanation": bm25_explanations.get(src["chunk_id"]),
         }
-        if req.fusion == "rrf" and plan.pipeline:
+        if req.fusion.technique == "rrf" and plan.pipeline:
             # each sub-query of a hybrid query hands the fusion its top `size` hits only
-            row["rrf_by_hand"] = sum(1.0 / (req.rank_constant + r) for r in list_ranks.values() if r and r <= req.k)
+            row["rrf_by_hand"] = sum(1.0 / (req.fusion.rank_constant + r) for r in list_ranks.values() if r and r <= req.k)
         rows.append(row)
     return {"query": req.query, "pipeline": plan.pipeline[0] if plan.pipeline else None, "lists": names,
             "depth": depth, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
