@@ -235,14 +235,14 @@ class LegalSearch:
         """
         return self.service.warm_rerank(self._index(index), rerank, progress=progress)
 
-    def explain(self, question: str | SearchRequest, *, depth: int = 100, **options: Any) -> dict:
+    def explain(self, question: str | SearchRequest, **options: Any) -> dict:
         """Why each hit ranks where it does, for the same plan and fused query `search` would run:
         per list (bm25, knn, identifier, title) the raw and normalized score, the combination and
         the fused score from the engine's `hybrid_score_explanation`; the routing and current-text
         priors our code adds after fusion, and the passages expansion appends
-        (`legalsearch.query.explain`). `depth` is ignored (each list is no longer ranked on its own)."""
+        (`legalsearch.query.explain`). `options`: as for `request`."""
         req = question if isinstance(question, SearchRequest) else self.request(question, **options)
-        return explain_search(self.service, req, depth=depth)
+        return explain_search(self.service, req)
 
     # ----------------------------------------------------------------- index admin
 

@@ -662,12 +662,10 @@ def _render_search(r) -> str:
 @main.command()
 @click.argument("query")
 @request_options
-@click.option("--depth", type=int, default=None, hidden=True,
-              help="Ignored: each list is no longer ranked on its own (kept so that scripts passing it still run).")
 @user_option
 @json_option
 @click.pass_obj
-def explain(client, query: str, depth: int | None, as_json: bool, end_user: str | None, **options) -> None:
+def explain(client, query: str, as_json: bool, end_user: str | None, **options) -> None:
     """Why each hit ranks where it does, for the same plan and fused query `search` runs (routing
     included), in the engine's words: per list (bm25, knn, identifier, title) the sub-query's raw
     score and the score the fusion pipeline normalized it to, the combination and the fused score,
@@ -678,8 +676,7 @@ def explain(client, query: str, depth: int | None, as_json: bool, end_user: str 
     score), explained_score (the same query's score under explain=true, which may differ by about
     1e-4), priors {routing, current}, scores {list: {raw, normalized, explanation} or null},
     unlabelled and bm25_explanation; the result adds combination, normalization, explain_pipeline
-    and expanded. The engine explains the fused query itself, so each list is no longer ranked on
-    its own: ranks, rrf_by_hand and depth are gone (--depth is accepted and ignored).
+    and expanded. The engine explains the fused query itself; no list is ranked on its own.
 
     Example:
 

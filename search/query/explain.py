@@ -98,11 +98,10 @@ def parse_explanation(hit: dict, kinds: tuple[str, ...] | list[str]) -> dict:
     return result
 
 
-def explain(service: SearchService, req: SearchRequest, depth: int | None = None) -> dict:
+def explain(service: SearchService, req: SearchRequest) -> dict:
     """The search `req` describes, planned and fused exactly as `legalsearch search` fuses it,
     with the engine's explanation of each hit's fused score and what our code added to it.
-    `depth` is accepted and ignored, so that callers passing it keep working: the engine explains
-    the fused query itself, and no list is ranked on its own."""
+    The engine explains the fused query itself; no list is ranked on its own."""
     plan = service.plan(req)
     kinds = list(plan.kinds)
     # the fused list before the priors, as `search` gets it from the engine; then the priors
