@@ -620,7 +620,10 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
 
     Hits come with citations; the clauses the hits point to follow the retrieved hits (via
     xref:<chunk_id>, the hit that cites them; --xrefs-at inline puts each right after that hit).
-    `not_found` is true when nothing passes; fused scores are never shown as confidence.
+    `not_found` is true when nothing passes. Each retrieved hit carries `fused_score` (the engine's
+    fused score after the routing and current-text priors), `rerank_score` (when a reranker ran) and
+    `score` (the reranker's when one ran, else the fused one): an order within one response, not a
+    calibrated confidence. Expansion passages (via xref:/definition:) were not retrieved: no scores.
 
     Example:
 
@@ -643,7 +646,7 @@ def _render_search(r) -> str:
     if r.not_found:
         lines.append(f"not found: {r.not_found_reason}")
     for h in r.hits:
-        marker = "" if h.via == "retrieval" else f"   <- {h.via}"
+        marker = f"   <- {h.via}" if h.via != "retrieval" else "" if h.score is None else f"   (score {h.score:.3f})"
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
         snippet = " ".join(h.text.split())
         lines.append(f"     {snippet[:220]}{'...' if len(snippet) > 220 else ''}")
