@@ -35,8 +35,8 @@ from pathlib import Path
 from legalsearch import Document, LegalSearch
 from legalsearch.config import Settings
 from legalsearch.index import indices, schema, walls
-from legalsearch.node.security import make_password
 from legalsearch.security import admin
+from legalsearch.security.secrets import make_password
 from legalsearch.store import Store
 
 REPO = Path(__file__).resolve().parents[1]

@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from legalsearch.documents.errors import MetadataError
 from legalsearch.errors import IngestError, PermissionDeniedError, StoreError
 from legalsearch.index import schema
-from legalsearch.node.security import READER_DLS, SERVICE_USER
+from legalsearch.security.roles import READER_DLS, SERVICE_USER
 from legalsearch.store import Store
 
 WALLED = "walled-"

@@ -81,8 +81,8 @@ def add_user(store, name: str, password: str, groups=(), roles=("reader",)) -> N
 def people(store, secured):
     """alice (group litigation-team), bob (no group), carol (auditor): base name -> (user, password),
     made for this session and removed afterwards."""
-    from legalsearch.node.security import make_password
     from legalsearch.security import admin
+    from legalsearch.security.secrets import make_password
 
     suffix = uuid.uuid4().hex[:6]
     made = {}

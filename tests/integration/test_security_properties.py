@@ -30,12 +30,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
+from legalsearch.documents.models import Document
 from legalsearch.errors import StoreError
 from legalsearch.index import indices, schema, walls
-from legalsearch.load import Document
-from legalsearch.node.security import make_password
 from legalsearch.query import fusion
 from legalsearch.security import admin
+from legalsearch.security.secrets import make_password
 
 from tests.integration.conftest import add_user, user_store
 
@@ -148,7 +148,7 @@ def test_no_user_reads_outside_its_groups(world, new_docs, user_groups, words, r
     # 1. through our client, as the user
     client = world.clients[key]
     if explain:
-        result = client.explain(question, index=world.index, depth=50, **request)
+        result = client.explain(question, index=world.index, **request)
         returned = [_doc_of(row["chunk_id"]) for row in result["hits"]]
     else:
         response = client.search(question, index=world.index, **request)

@@ -12,8 +12,8 @@ import pytest
 from legalsearch import Document
 from legalsearch.errors import LegalSearchError, PermissionDeniedError, StoreError
 from legalsearch.index import indices, walls
-from legalsearch.node.security import make_password
 from legalsearch.security import admin
+from legalsearch.security.secrets import make_password
 
 from tests.integration.conftest import add_user, user_store
 
