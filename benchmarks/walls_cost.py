@@ -33,11 +33,7 @@ import uuid
 from pathlib import Path
 
 from legalsearch import Document, LegalSearch
-from legalsearch.config import Settings
-from legalsearch.index import indices, schema, walls
-from legalsearch.security import admin
-from legalsearch.security.secrets import make_password
-from legalsearch.store import Store
+from legalsearch.scripts import Settings, Store, admin, indices, schema, secrets, walls
 
 REPO = Path(__file__).resolve().parents[1]
 WORDS = ("indemnity", "liability", "termination", "notice", "payment", "fees", "warranty", "confidential",
@@ -121,7 +117,7 @@ def main() -> None:
         for n in (0, 1, 10, 100):
             if n > args.walls or (n and n > args.walls):
                 continue
-            user, password = f"bench-walls-{run}-{n}", make_password()
+            user, password = f"bench-walls-{run}-{n}", secrets.make_password()
             admin.users_add(store, user, password, [f"bench-m{i}" for i in range(n)])
             made_users.append(user)
             service = client.as_user(user, password).service
