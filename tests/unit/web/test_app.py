@@ -5,7 +5,13 @@ from __future__ import annotations
 import base64
 
 import pytest
-from legalsearch.errors import AuthenticationError, NotFoundError, PermissionDeniedError, QueryError, StoreError
+from legalsearch.errors import (
+    AuthenticationError,
+    NotFoundError,
+    PermissionDeniedError,
+    QueryError,
+    StoreError,
+)
 from legalsearch.query import view
 from legalsearch.web.app import Problem, Slots, credentials, problem_of
 
