@@ -359,7 +359,7 @@ def index_warm_rerank(client, index: str | None, rerank: str, as_json: bool) -> 
 
     The second stage (`search --rerank e5+clause ...`) embeds the clauses of the shortlist at
     question time and keeps them in the local embedding cache; on a 2-core CPU a first question on
-    a long contract waits seconds for e5 (docs/results.md, round 5). Run this once after an
+    a long contract waits seconds for e5. Run this once after an
     ingest and every question finds its clauses embedded. Re-runs embed only what is new.
 
     Example:
@@ -480,13 +480,13 @@ def index_prune(client, index: str | None, yes: bool) -> None:
               show_default=True,
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
-                   "measured best (docs/results.md).")
+                   "ranks best on LegalBench-RAG and the gold sets.")
 @click.option("--embedder", type=click.Choice(["auto", *EMBEDDERS]), default="auto", show_default=True,
               help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
                    "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
                    "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
                    "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
-                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime (docs/results.md).")
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime.")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
@@ -1019,24 +1019,28 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
               help="Score a deterministic half (stratified by class and language): study the failures of dev, "
                    "report held-out as questions nobody looked at.")
+@click.option("--stat-test", type=click.Choice(["t-test", "randomization"]), default="t-test", show_default=True,
+              help="Paired test of each configuration's hit@5 / hit@10 / MRR against the first one (p-values in "
+                   "the table and significance.json) when several are compared.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
 def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
-              overrides, split, out_dir, quiet, as_json) -> None:
+              overrides, split, stat_test, out_dir, quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
-    hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
-    when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
-    version violations.
+    hit@5, hit@10, MRR, nDCG@10 and first-correct rank by query type and language (and by failure
+    class when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
+    version violations; with several configurations, the paired p-value of each one's difference
+    from the first.
 
     Example:
 
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
     """
     from legalsearch.evaluation.compare import gold_configs, gold_matrix
-    from legalsearch.evaluation.gold import load_gold, split_gold
+    from legalsearch.evaluation.gold import compare_gold, load_gold, split_gold
     from legalsearch.evaluation.report import gold_class_table_markdown, gold_table_markdown
     from legalsearch.evaluation.runner import load_config
 
@@ -1053,7 +1057,10 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
                              progress=not quiet, extra=extra)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
-    table = gold_table_markdown(scores)
+    significance = compare_gold(scores, test=stat_test)
+    if significance:
+        (out_dir / "significance.json").write_text(json.dumps(significance, indent=2) + "\n")
+    table = gold_table_markdown(scores, significance)
     for metric in ("hit@5", "hit@10", "mrr"):
         by_class = gold_class_table_markdown(scores, metric)
         if by_class:

@@ -5,7 +5,7 @@ Names carry a version so a changed definition never silently alters a running de
 - `legalsearch-norm-v1-<technique>-<w_bm25>-<w_knn>[-<w_identifier>]`: normalization-processor,
   min_max or l2, arithmetic mean with one weight per sub-query (weights sum to 1). The default:
   min-max, BM25 0.3 / k-NN 0.7, and 0.5 for the exact section-label list when a query cites one
-  (measured best, docs/results.md).
+  (the best of the weights compared on LegalBench-RAG and the gold sets).
 - `legalsearch-rrf-v1-k<rank_constant>`: score-ranker-processor, reciprocal rank fusion.
 """
 

@@ -174,7 +174,7 @@ class SearchService:
         prior = routing_prior(req, routing, routed)
         focused = None
         # one named document only: where several are named, the naming clause is what ranks the
-        # right one's chunks first (LegalBench DRM 2.68 -> 9.75 when focused there too; round 4)
+        # right one's chunks first (focusing there too sends questions to the wrong look-alike)
         if req.routing.focus_named and named_by and req.routing.names == "only" and routing == "filter" and len(routed) == 1:
             focused = focus_question(req.query, named_by)
             if focused == req.query:
@@ -295,10 +295,10 @@ class SearchService:
         if not rare:
             return [], []
         # the documents that carry the most of the rare words (up to `size`, best first): "Kestrel"
-        # names the NDA and the licence alike, and the question may be about either (round-2 gold:
-        # keeping only those within half the best score lost 1.7 hit@10 points); "Birch First
-        # Global ... and Mount Knowledge" names the one contract that carries all of them, not
-        # another whose opening mentions "Knowledge" (LegalBench DRM 2.68 -> 1.23, round 4)
+        # names the NDA and the licence alike, and the question may be about either (keeping only
+        # those within half the best score loses right answers); "Birch First Global ... and Mount
+        # Knowledge" names the one contract that carries all of them, not another whose opening
+        # mentions "Knowledge"
         hits = self.store.search(docs_index, bodies.naming_body(rare, filters, size))["hits"]["hits"]
         most = bodies.names_carried(hits[0]["_score"]) if hits else 0
         named = [h["_source"]["doc_key"] for h in hits if bodies.names_carried(h["_score"]) >= most]
@@ -324,8 +324,8 @@ class SearchService:
         in `warnings`, when the question cites a section or clause of ours (its identifier list
         found the cited text; a reranker reading meaning only would move it down), and for the
         clause rescorers when the shortlist spans several documents: the clause alone says nothing
-        of which document it is in (round-2 gold set: access-control hit@10 100 -> 20 without this
-        rule), so they only choose between the clauses of one document."""
+        of which document it is in (across documents they prefer a look-alike's clause), so they only
+        choose between the clauses of one document."""
         sources = [source for source, _ in fused]
         if req.rerank.method == "off" or not sources:
             return sources, {}, None

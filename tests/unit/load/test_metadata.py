@@ -35,7 +35,7 @@ def test_errors_belong_to_the_package_hierarchy():
         ({"doc_id": "a", "title": "A", "signed_at": "03/03/2024"}, "signed_at", "YYYY-MM-DD"),
         ({"doc_id": "a", "title": "A", "valid_until": "2024-01-01"}, "valid_until", "unknown field"),
         ({"doc_id": "a", "title": "A", "doc_type": "lease agreement!"}, "doc_type", "not a keyword"),
-        ({"doc_id": "a", "title": "A", "language": "fr"}, "language", "'en' or 'it'"),
+        ({"doc_id": "a", "title": "A", "language": "french"}, "language", "'en', 'it', 'fr'"),
     ],
 )
 def test_bad_sidecar_errors_name_file_and_field(tmp_path, meta, field, words):
