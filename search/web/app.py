@@ -9,6 +9,7 @@ Endpoints (docs/service.md)
     GET  /v1/indices            the indices (names only for a caller restricted to its groups)
     GET  /healthz, /readyz      the process answers; the node answers
     GET  /openapi.json, /docs   the OpenAPI document (FastAPI's)
+    GET  /                      the web page (static/: plain HTML + JavaScript over the endpoints above)
 
 A search body is one JSON object: `query`, optional `profile`, optional `set` (options by flat
 name, the CLI's `--set`) and any request option by its flat or grouped name (`as_of`,
@@ -26,7 +27,8 @@ finishes in its worker and holds the caller's slot until then), a per-user limit
 flight (429). Every error is an RFC 9457 problem (`application/problem+json`: type, title, status,
 detail) whose detail is the message the CLI prints. One JSON access-log line per request on the
 `legalsearch.web.access` logger: method, path, status, milliseconds, user name; never a
-credential, a query string or a body.
+credential, a query string or a body. A 401 to a request with `X-Requested-With` (the page's
+`fetch`) has no `WWW-Authenticate`, so the browser shows the page's login, not its own dialog.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
@@ -251,6 +254,21 @@ def _json(data: Any) -> Response:
     return Response(json.dumps(data, ensure_ascii=False, default=str), media_type="application/json")
 
 
+STATIC = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript; charset=utf-8",
+          "style.css": "text/css; charset=utf-8"}
+"""The page's files (package data beside this module), with their types."""
+PAGE_POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+               "form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+
+
+def _static(name: str) -> Response:
+    if name not in STATIC:
+        raise Problem(404, "not-found", "Not found", f"no file {name!r}")
+    text = resources.files("legalsearch.web").joinpath("static", name).read_bytes()
+    return Response(text, media_type=STATIC[name], headers={
+        "Content-Security-Policy": PAGE_POLICY, "X-Content-Type-Options": "nosniff", "Cache-Control": "no-cache"})
+
+
 def _body_schema() -> tuple[dict, dict]:
     """(the OpenAPI schema of a search body, the component schemas it refers to), generated from
     SearchRequest: its grouped form plus every option by flat name, `profile` and `set`."""
@@ -316,6 +334,9 @@ def create_app(client: LegalSearch, limits: Limits | None = None) -> FastAPI:
         try:
             response = await call_next(request)
             status = response.status_code
+            if status == 401 and request.headers.get("x-requested-with"):
+                # a page's own login form: no browser password dialog over it
+                del response.headers["www-authenticate"]
             response.headers["X-Request-ID"] = request_id
             return response
         finally:
@@ -455,6 +476,15 @@ def create_app(client: LegalSearch, limits: Limits | None = None) -> FastAPI:
             found_problem = problem_of(e)
             raise Problem(503, "engine-unavailable", "OpenSearch unavailable", found_problem.detail) from e
         return _json(found)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> Response:
+        """The web page (plain HTML and JavaScript over these endpoints, no external asset)."""
+        return _static("index.html")
+
+    @app.get("/static/{name}", include_in_schema=False)
+    async def static(name: str) -> Response:
+        return _static(name)
 
     def openapi() -> dict:
         if app.openapi_schema is None:

@@ -10,9 +10,6 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import socket
-import threading
-import time
 from datetime import date
 
 import httpx
@@ -20,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.conftest import REPO
+from tests.integration.webserver import running
 
 GOLD = REPO / "evaluation" / "gold" / "sample-gold.jsonl"
 GOLD_EVERY = 6  # every 6th question of the sample gold set: 14 of its 82, every type among them
@@ -28,12 +26,6 @@ GOLD_EVERY = 6  # every 6th question of the sample gold set: 14 of its 82, every
 def _gold_questions() -> list[dict]:
     rows = [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line.strip()]
     return rows[::GOLD_EVERY]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -48,28 +40,10 @@ def base_client(settings, opensearch_url, embedders):
 @pytest.fixture(scope="module")
 def server(base_client):
     """The base URL of a uvicorn server running the service in a thread of this process."""
-    import uvicorn
     from legalsearch.web.app import create_app
 
-    port = _free_port()
-    config = uvicorn.Config(create_app(base_client), host="127.0.0.1", port=port, log_level="warning",
-                            access_log=False)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(f"{url}/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.TransportError:
-            pass
-        assert time.monotonic() < deadline, "the service did not start within 30 s"
-        time.sleep(0.1)
-    yield url
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with running(create_app(base_client)) as url:
+        yield url
 
 
 def _cli_flags(options: dict) -> list[str]:
