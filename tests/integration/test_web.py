@@ -217,6 +217,11 @@ def test_context_explain_indices_health_and_openapi(server, sample_index, people
     mine = next(r for r in listed if r["name"] == index)
     assert set(mine) == {"name", "embedder"}  # a reader sees no counts
     assert httpx.get(f"{server}/readyz", timeout=30).json()["status"] == "ready"
+    page = httpx.get(f"{server}/", timeout=30)
+    assert page.status_code == 200 and "<form id=\"login-form\">" in page.text
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert httpx.get(f"{server}/static/app.js", timeout=30).headers["content-type"].startswith("text/javascript")
+    assert httpx.get(f"{server}/static/../app.py", timeout=30).status_code == 404
     spec = httpx.get(f"{server}/openapi.json", timeout=30).json()
     assert {"/v1/search", "/v1/context", "/v1/explain", "/v1/documents/{doc_id}", "/v1/indices"} <= set(spec["paths"])
     body = spec["paths"]["/v1/search"]["post"]["requestBody"]["content"]["application/json"]["schema"]
