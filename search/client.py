@@ -257,11 +257,14 @@ class LegalSearch:
         """
         return self.service.warm_rerank(self._index(index), rerank, progress=progress)
 
-    def explain(self, question: str | SearchRequest, *, depth: int = 100, **options: Any) -> dict:
-        """Each hit's rank in the BM25, k-NN and identifier lists and its fused score, for the
-        same plan `search` would run."""
+    def explain(self, question: str | SearchRequest, **options: Any) -> dict:
+        """Why each hit ranks where it does, for the same plan and fused query `search` would run:
+        per list (bm25, knn, identifier, title) the raw and normalized score, the combination and
+        the fused score from the engine's `hybrid_score_explanation`; the routing and current-text
+        priors our code adds after fusion, and the passages expansion appends
+        (`legalsearch.query.explain`). `options`: as for `request`."""
         req = question if isinstance(question, SearchRequest) else self.request(question, **options)
-        return explain_search(self.service, req, depth=depth)
+        return explain_search(self.service, req)
 
     # ----------------------------------------------------------------- index admin
 

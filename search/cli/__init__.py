@@ -659,13 +659,21 @@ def _render_search(r) -> str:
 @main.command()
 @click.argument("query")
 @request_options
-@click.option("--depth", type=int, default=100, show_default=True, help="Rank each list within its top N.")
 @user_option
 @json_option
 @click.pass_obj
-def explain(client, query: str, depth: int, as_json: bool, end_user: str | None, **options) -> None:
-    """Why each hit ranks where it does: its rank in the BM25, k-NN and identifier lists and its
-    fused score, for the same plan `search` runs (routing included).
+def explain(client, query: str, as_json: bool, end_user: str | None, **options) -> None:
+    """Why each hit ranks where it does, for the same plan and fused query `search` runs (routing
+    included), in the engine's words: per list (bm25, knn, identifier, title) the sub-query's raw
+    score and the score the fusion pipeline normalized it to, the combination and the fused score,
+    read from OpenSearch's `hybrid_score_explanation`; then what our code adds after fusion (the
+    routing and current-text priors) and the passages expansion appends.
+
+    Each --json hit has fused_score (what search ranks by), engine_score (the pipeline's fused
+    score), explained_score (the same query's score under explain=true, which may differ by about
+    1e-4), priors {routing, current}, scores {list: {raw, normalized, explanation} or null},
+    unlabelled and bm25_explanation; the result adds combination, normalization, explain_pipeline
+    and expanded. The engine explains the fused query itself; no list is ranked on its own.
 
     Example:
 
@@ -674,7 +682,7 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
     from legalsearch.query.explain import render
 
     client = _for_user(client, end_user)
-    result = client.explain(_request(client, query, options), depth=depth)
+    result = client.explain(_request(client, query, options))
     if as_json:
         _echo_json(result)
     else:

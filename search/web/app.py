@@ -413,19 +413,16 @@ def create_app(client: LegalSearch, limits: Limits | None = None) -> FastAPI:
 
         return Response(await run(request, work), media_type="application/json")
 
-    @app.post("/v1/explain", tags=["search"], responses={200: {"description": "`legalsearch explain --json`"},
-                                                         **errors},
-              openapi_extra=_with({"depth": {"type": "integer", "minimum": 1, "default": 100}}))
+    @app.post("/v1/explain", openapi_extra=body_doc, tags=["search"],
+              responses={200: {"description": "`legalsearch explain --json`"}, **errors})
     async def explain(request: Request) -> Response:
-        """Each hit's rank in the BM25, k-NN and identifier lists, and its fused score."""
+        """Why each hit ranks where it does: per list the engine's raw and normalized scores, the
+        fused score, and the priors added after fusion."""
         body = await read_json(request, limits.max_body_bytes)
 
         def work(c: LegalSearch) -> dict:
-            req, own = build_request(c, body, ("depth",))
-            depth = own.get("depth", 100)
-            if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
-                raise QueryError("depth expects a number of hits of at least 1")
-            return c.explain(req, depth=depth)
+            req, _ = build_request(c, body)
+            return c.explain(req)
 
         return _json(await run(request, work))
 

@@ -202,7 +202,7 @@ def test_errors_are_problems_with_the_clis_messages(server, sample_index, people
     assert "budget" in problem(post({"query": "x", "index": index, "budget": "lots"}, path="/v1/context"), 422)
 
 
-def test_context_explain_indices_health_and_openapi(server, sample_index, people):
+def test_context_explain_indices_health_and_openapi(server, sample_index, people, monkeypatch, opensearch_url):
     index = sample_index[0]
     auth = people["alice"]
     context = httpx.post(f"{server}/v1/context", json={"query": "How long does the NDA with Initech last?",
@@ -213,6 +213,9 @@ def test_context_explain_indices_health_and_openapi(server, sample_index, people
                                                          "as_of": "2025-01-01"}, auth=auth, timeout=120)
     assert explained.status_code == 200, explained.text
     assert explained.json()["hits"] and "bm25" in explained.json()["lists"]
+    cli = _cli_json(monkeypatch, opensearch_url, auth[1], ["explain", "section 21 notice", "--index", index, "-k", "3",
+                                                           "--as-of", "2025-01-01", "--user", auth[0], "--json"])
+    assert explained.json() == cli
     listed = httpx.get(f"{server}/v1/indices", auth=auth, timeout=60).json()
     mine = next(r for r in listed if r["name"] == index)
     assert set(mine) == {"name", "embedder"}  # a reader sees no counts
