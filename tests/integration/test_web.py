@@ -75,7 +75,7 @@ def _cli_json(monkeypatch, opensearch_url, password: str, args: list[str]) -> di
 def _cases() -> list[tuple[str, str, str, dict]]:
     """(label, user, options) of every comparison: each demo question (the access-control ones as
     the user without the group too) and the gold questions."""
-    from legalsearch.tools.demo import EXAMPLES
+    from legalsearch.demo import EXAMPLES
 
     cases = []
     for label, example in EXAMPLES:

@@ -9,7 +9,8 @@ from types import SimpleNamespace
 import pytest
 from legalsearch.config import Settings
 from legalsearch.errors import StoreError
-from legalsearch.store import SECURITY_WRITE_ATTEMPTS, Store
+from legalsearch.store import Store
+from legalsearch.store.opensearch import SECURITY_WRITE_ATTEMPTS
 from opensearchpy.exceptions import ConflictError, TransportError
 
 CONFLICT = '{"status":"CONFLICT","message":"[internalusers]: version conflict, required seqNo [1]"}'

@@ -6,10 +6,14 @@ import datetime as dt
 import json
 import stat
 
+import bcrypt
 import pytest
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import pki, security
+from legalsearch.security import pki
+from legalsearch.security.plugin import opensearch_settings, prepare
+from legalsearch.security.roles import AUDITOR_ROLE, READER_ROLE, SERVICE_ROLE, SERVICE_USER, roles
+from legalsearch.security.secrets import ensure_secrets, local_credentials
 
 
 def _mode(path) -> int:
@@ -48,42 +52,42 @@ def test_a_certificate_near_expiry_is_reissued_and_the_ca_kept(tmp_path):
 
 
 def test_secrets_outside_the_node_home_kept_across_runs(settings):
-    found = security.ensure_secrets(settings)
+    found = ensure_secrets(settings)
     assert found.folder == settings.node_home.with_name("node-secrets")
     assert _mode(found.folder) == 0o700
     for path in (found.admin_password_file, found.service_password_file, found.salt_file):
         assert _mode(path) == 0o600
     password = found.admin_password()
     assert len(password) == 24 and password != found.service_password()
-    assert security.ensure_secrets(settings).admin_password() == password
-    assert security.local_credentials(settings) == ("admin", password)
-    assert security.local_credentials(settings, "service")[0] == security.SERVICE_USER
+    assert ensure_secrets(settings).admin_password() == password
+    assert local_credentials(settings) == ("admin", password)
+    assert local_credentials(settings, "service")[0] == SERVICE_USER
 
 
 def test_secrets_inside_the_node_home_are_refused(tmp_path):
     inside = Settings(node_home=tmp_path / "node", secrets_dir=tmp_path / "node" / "secrets")
     with pytest.raises(NodeError, match="inside the node home"):
-        security.ensure_secrets(inside)
+        ensure_secrets(inside)
 
 
 def test_the_plugin_files_map_all_access_to_the_admin_user_only(settings, tmp_path):
-    found = security.prepare(settings, tmp_path / "config")
+    found = prepare(settings, tmp_path / "config")
     folder = tmp_path / "config" / "opensearch-security"
     mapping = json.loads((folder / "roles_mapping.yml").read_text())
     assert mapping["all_access"]["users"] == ["admin"] and mapping["all_access"]["backend_roles"] == []
     users = json.loads((folder / "internal_users.yml").read_text())
-    assert set(users) - {"_meta"} == {"admin", security.SERVICE_USER}
-    assert security.bcrypt.checkpw(found.admin_password().encode(), users["admin"]["hash"].encode())
+    assert set(users) - {"_meta"} == {"admin", SERVICE_USER}
+    assert bcrypt.checkpw(found.admin_password().encode(), users["admin"]["hash"].encode())
     assert found.admin_password() not in (folder / "internal_users.yml").read_text()
     assert _mode(tmp_path / "config" / "certs" / "node-key.pem") == 0o600
     hashes = users["admin"]["hash"]
-    security.prepare(settings, tmp_path / "config")  # a re-run keeps a hash that still matches
+    prepare(settings, tmp_path / "config")  # a re-run keeps a hash that still matches
     assert json.loads((folder / "internal_users.yml").read_text())["admin"]["hash"] == hashes
 
 
 def test_roles_dls_only_for_readers_and_the_log_only_for_auditors_and_the_service():
-    roles = security.roles("legalsearch-log")
-    reader, service, auditor = roles[security.READER_ROLE], roles[security.SERVICE_ROLE], roles[security.AUDITOR_ROLE]
+    bodies = roles("legalsearch-log")
+    reader, service, auditor = bodies[READER_ROLE], bodies[SERVICE_ROLE], bodies[AUDITOR_ROLE]
     assert "${user.roles}" in reader["index_permissions"][0]["dls"]
     json.loads(reader["index_permissions"][0]["dls"].replace("${user.roles}", '"g1","g2"'))  # valid once expanded
     assert all("legalsearch-log" not in p["index_patterns"] for p in reader["index_permissions"])
@@ -95,9 +99,9 @@ def test_roles_dls_only_for_readers_and_the_log_only_for_auditors_and_the_servic
 
 
 def test_opensearch_yml_block(settings):
-    block = security.opensearch_settings(settings, salt="0123456789abcdef")
+    block = opensearch_settings(settings, salt="0123456789abcdef")
     assert block["plugins.security.ssl.http.enabled"] is True
     assert block["plugins.security.authcz.admin_dn"] == [pki.ADMIN_DN]
     assert block["plugins.security.compliance.salt"] == "0123456789abcdef"
-    off = security.opensearch_settings(settings.model_copy(update={"node_security": False}))
+    off = opensearch_settings(settings.model_copy(update={"node_security": False}))
     assert off == {"plugins.security.disabled": True}
