@@ -743,6 +743,7 @@ def serve(client, host: str, port: int, timeout: float, max_body: int, per_user:
 
     Example:
 
+    \b
         legalsearch serve --host 127.0.0.1 --port 8730 &
         curl -u demo-lawyer:PASSWORD -d '{"query": "liability cap", "k": 3}' http://127.0.0.1:8730/v1/search
     """
