@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from legalsearch.embed import Embedder, index_build
-from legalsearch.errors import ConfigError, LegalSearchError, StoreError
+from legalsearch.errors import ConfigError, NotFoundError, PermissionDeniedError, StoreError
 from legalsearch.index import refresh, schema
 from legalsearch.index.walls import list_walls, walled_indices, walled_pattern
 from legalsearch.store import Store
@@ -39,8 +39,8 @@ def require(store: Store, name: str, kind: str = "chunks") -> str:
     return concrete
 
 
-def _missing(name: str) -> LegalSearchError:
-    return LegalSearchError(f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
+def _missing(name: str) -> NotFoundError:
+    return NotFoundError(f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
                             "(or `legalsearch index create`)")
 
 
@@ -48,7 +48,12 @@ def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
     """(concrete index, its mappings and settings) behind NAME's alias of `kind`, in one GET of
     the alias: the one read every legalsearch role may make (indices:admin/get), so a search run
     for an end user finds its generation and meta without alias or settings permissions."""
-    found = store.get_index(schema.alias_name(name, kind), missing={})
+    try:
+        found = store.get_index(schema.alias_name(name, kind), missing={})
+    except PermissionDeniedError as e:
+        # a name no role's index pattern covers is refused (403), not missing (404): every index
+        # legalsearch made is covered, so the caller is told what a missing one needs, and why
+        raise NotFoundError(f"{_missing(name)}. The node would not say whether it exists: {e}") from e
     if not found:
         raise _missing(name)
     if len(found) > 1:
