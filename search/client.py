@@ -155,8 +155,11 @@ class LegalSearch:
         if paths or manifest is not None:
             all_sources += file_sources(paths, Path(manifest) if manifest else None, metadata_override)
         all_sources += memory_sources(documents)
-        return ingest(all_sources, self.settings, opts, store=None if opts.dry_run else self.store,
-                      embedders=self.embedders, progress=progress, on_total=on_total)
+        report = ingest(all_sources, self.settings, opts, store=None if opts.dry_run else self.store,
+                        embedders=self.embedders, progress=progress, on_total=on_total)
+        if self._service is not None:  # this client's next search sees the walls the ingest made
+            self._service.forget_walls()
+        return report
 
     # ----------------------------------------------------------------- search
 

@@ -124,6 +124,11 @@ class SearchService:
             self._walls[(chunks, docs)] = (found, now)
         return walls.readable(chunks, found, groups, "chunks"), walls.readable(docs, found, groups, "docs")
 
+    def forget_walls(self) -> None:
+        """Look the walls up again on the next search (after an ingest made one through this
+        process; another process sees a new wall within `TARGET_TTL_S`)."""
+        self._walls.clear()
+
     def index_meta(self, index: str) -> dict:
         return self.target(index)[2]
 
