@@ -155,8 +155,11 @@ class LegalSearch:
         if paths or manifest is not None:
             all_sources += file_sources(paths, Path(manifest) if manifest else None, metadata_override)
         all_sources += memory_sources(documents)
-        return ingest(all_sources, self.settings, opts, store=None if opts.dry_run else self.store,
-                      embedders=self.embedders, progress=progress, on_total=on_total)
+        report = ingest(all_sources, self.settings, opts, store=None if opts.dry_run else self.store,
+                        embedders=self.embedders, progress=progress, on_total=on_total)
+        if self._service is not None:  # this client's next search sees the walls the ingest made
+            self._service.forget_walls()
+        return report
 
     # ----------------------------------------------------------------- search
 
@@ -243,9 +246,13 @@ class LegalSearch:
         """
         service = self.service
         principal = service.authenticator.principal()
-        chunks_index = service.target(self._index(index))[0]
-        return view.read(service.store, chunks_index, doc_id, principal.restrict(tuple(groups)), version=version,
-                         chunk_id=chunk_id)
+        chunks, docs, _ = service.target(self._index(index))
+        requested = tuple(groups)
+        narrowed = principal.restrict(requested)
+        # the public index and the walls of those groups (search.index.walls), as a search reads
+        chunks_index = service.readable(chunks, docs, None if principal.groups is None and not requested
+                                        else narrowed)[0]
+        return view.read(service.store, chunks_index, doc_id, narrowed, version=version, chunk_id=chunk_id)
 
     def warm_rerank(self, index: str | None = None, *, rerank: str = "e5+clause", progress: bool = False) -> dict:
         """Embed every chunk of an index for a bi-encoder reranker (e5, clause, e5+clause) into the

@@ -40,6 +40,7 @@ _EXPORTS = {
     "records": "legalsearch.index.records",
     "schema": "legalsearch.index.schema",
     "bulk": "legalsearch.index.bulk",
+    "walls": "legalsearch.index.walls",
     "admin": "legalsearch.security.admin",
     "secrets": "legalsearch.security.secrets",
     "load_document": "legalsearch.load:load_document",

@@ -10,13 +10,21 @@ primaries started before the aliases move. The old generation is kept, read-only
 `prune` drops it (a process that looked up the alias a moment before the swap still reads it).
 While the new generation is built the old one refuses writes (`index.blocks.write`), so an
 ingest that runs meanwhile fails loudly instead of writing where the new index never looks.
+
+Walls (`search.index.walls`) are part of a generation: the copy sends each chunk and record to
+the new generation's public index or wall by its ACL (so a copy also walls an index written
+before walls), and the swap moves the group aliases with NAME and NAME-docs, in the same
+request: from then on no group can open the kept walls. The kept public index is sealed (no
+reads) at the first ingest into the new generation (`IndexWriter.begin`), before any ACL can
+change, or at the swap itself when it still holds text that is not public.
 """
 
 from __future__ import annotations
 
 from legalsearch.embed import Embedder
 from legalsearch.errors import LegalSearchError
-from legalsearch.index import indices, schema
+from legalsearch.index import indices, schema, walls
+from legalsearch.index.writer import IndexWriter
 from legalsearch.store import BulkStats, Store
 
 
@@ -44,16 +52,28 @@ def block_writes(store: Store, concrete: list[str], blocked: bool) -> None:
         store.put_settings(index, {"index": {"blocks.write": True if blocked else None}})
 
 
-def copy(store: Store, source: str, dest: str, stats: BulkStats | None = None) -> int:
-    """Copy every document of `source` into `dest` (same ids, same routing) through bulk
-    requests with the store's 429 retries; the count copied. (The integ-test distribution has
-    no reindex module, so `_reindex` is not there; this works on any node.)"""
-    copied = 0
-    for page in store.stream(source, {"match_all": {}}):
-        actions = [{"_op_type": "index", "_index": dest, "_id": h["_id"], "_source": h["_source"],
-                    **({"_routing": h["_routing"]} if h.get("_routing") else {})} for h in page]
-        copied += store.bulk(actions, stats=stats)
-    return copied
+def copy_walled(store: Store, name: str, old: tuple[str, str], new: tuple[str, str],
+                stats: BulkStats | None = None) -> tuple[dict[str, int], dict[str, int]]:
+    """Copy the generation `old` (public and walled) into `new`, each chunk and record into the
+    index its ACL calls for (walls of `new` made without aliases). ({kind: copied}, {kind: the
+    count of the old generation}). Through bulk requests with the store's 429 retries (the
+    integ-test distribution has no reindex module, so `_reindex` is not there; this works on any
+    node)."""
+    target = IndexWriter(store, name, *new)
+    copied = {"chunks": 0, "documents": 0}
+    expected = {"chunks": 0, "documents": 0}
+    for position, (kind, key) in enumerate((("chunks", "chunks"), ("docs", "documents"))):
+        for source in (old[position], *(getattr(w, kind) for w in walls.list_walls(store, *old))):
+            expected[key] += store.count(source)
+            for page in store.stream(source, {"match_all": {}}):
+                actions = []
+                for h in page:
+                    groups = walls.placement(h["_source"])
+                    dest = new[position] if groups is None else getattr(target.wall(groups), kind)
+                    actions.append({"_op_type": "index", "_index": dest, "_id": h["_id"], "_source": h["_source"],
+                                    **({"_routing": h["_routing"]} if h.get("_routing") else {})})
+                copied[key] += store.bulk(actions, stats=stats)
+    return copied, expected
 
 
 def make_ready(store: Store, concrete: list[str], timeout: float = 120.0) -> None:
@@ -67,13 +87,20 @@ def make_ready(store: Store, concrete: list[str], timeout: float = 120.0) -> Non
                                    f"(health {health.get('status')}); see `legalsearch node status`")
 
 
-def swap(store: Store, name: str, old: tuple[str, str], new: tuple[str, str]) -> None:
-    """Move NAME and NAME-docs from the `old` (chunks, docs) to the `new` ones, atomically."""
+def swap(store: Store, name: str, old: tuple[str, str], new: tuple[str, str],
+         old_walls: list[walls.Wall] = (), new_walls: list[walls.Wall] = ()) -> None:
+    """Move NAME and NAME-docs from the `old` (chunks, docs) to the `new` ones, and the group
+    aliases from the old walls to the new, atomically."""
     actions = []
     for kind, before, after in zip(schema.KINDS, old, new, strict=True):
         alias = schema.alias_name(name, kind)
         actions.append({"remove": {"index": before, "alias": alias}})
         actions.append({"add": {"index": after, "alias": alias}})
+    for wall in old_walls:
+        actions += [{"remove": {"index": index, "alias": alias, "must_exist": False}}
+                    for index, alias in walls.aliases_for(name, wall)]
+    for wall in new_walls:
+        actions += [{"add": {"index": index, "alias": alias}} for index, alias in walls.aliases_for(name, wall)]
     store.update_aliases(actions)
 
 
@@ -83,9 +110,11 @@ def prune(store: Store, name: str) -> list[str]:
     if None in live:
         raise LegalSearchError(f"index {name!r} has no live generation behind its aliases; nothing pruned "
                                "(`legalsearch index info` shows what exists)")
+    live |= {i for w in walls.list_walls(store, *(indices.resolve(store, name, k) for k in schema.KINDS))
+             for i in (w.chunks, w.docs)}
     deleted = []
-    for names in indices.concrete_indices(store, name).values():
-        for concrete in names:
-            if concrete not in live and store.delete_index(concrete):
-                deleted.append(concrete)
+    for concrete in [*(i for names in indices.concrete_indices(store, name).values() for i in names),
+                     *walls.walled_indices(store, name)]:
+        if concrete not in live and store.delete_index(concrete):
+            deleted.append(concrete)
     return deleted

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from legalsearch.embed import Embedder, index_build
 from legalsearch.errors import ConfigError, NotFoundError, PermissionDeniedError, StoreError
 from legalsearch.index import refresh, schema
+from legalsearch.index.walls import list_walls, walled_indices, walled_pattern
 from legalsearch.store import Store
 
 
@@ -59,6 +60,12 @@ def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
         raise StoreError(f"alias {schema.alias_name(name, kind)} points at {len(found)} indices ({', '.join(found)}); "
                          "legalsearch expects one: move it with `legalsearch index reindex` or fix it in Dashboards")
     return next(iter(found.items()))
+
+
+def all_live(store: Store, name: str, kind: str = "chunks") -> str:
+    """NAME's live indices of `kind`, public and walled, as one index expression: everything an
+    administrator reads (search.index.walls; a reader's search picks its groups' walls only)."""
+    return f"{(public := require(store, name, kind))},{walled_pattern(public)}"
 
 
 def meta_of(body: dict) -> dict:
@@ -137,10 +144,10 @@ def concrete_indices(store: Store, name: str) -> dict[str, list[str]]:
 def delete(store: Store, name: str) -> list[str]:
     """Delete every concrete index behind `name` (all generations); returns what was deleted."""
     deleted = []
-    for names in concrete_indices(store, name).values():
-        for concrete in names:
-            if store.delete_index(concrete):
-                deleted.append(concrete)
+    for concrete in [*(i for names in concrete_indices(store, name).values() for i in names),
+                     *walled_indices(store, name)]:
+        if store.delete_index(concrete):
+            deleted.append(concrete)
     return deleted
 
 
@@ -192,7 +199,8 @@ def info(store: Store, name: str) -> dict:
     docs = require(store, name, "docs")
     state = refresh.recover(store, chunks)  # a killed ingest's refresh -1 is restored here at the latest
     settings = store.index_settings(chunks).get(chunks, {})
-    live = {chunks, docs}
+    live_walls = list_walls(store, chunks, docs)
+    live = {chunks, docs} | {i for w in live_walls for i in (w.chunks, w.docs)}
     return {
         "name": name,
         "aliases": {name: chunks, schema.alias_name(name, "docs"): docs},
@@ -205,7 +213,8 @@ def info(store: Store, name: str) -> dict:
         "refresh": state["refresh"],
         "refresh_message": state["message"],
         "writers": state["writers"],
+        "walls": [{"groups": list(w.groups), "chunks": w.chunks, "docs": w.docs} for w in live_walls],
         "previous_generations": [i for names in concrete_indices(store, name).values() for i in names
-                                 if i not in live],
+                                 if i not in live] + [i for i in walled_indices(store, name) if i not in live],
         "fields": schema.chunk_fields(),
     }

@@ -2,10 +2,14 @@
 swapped in atomically (`search.index.generations`); searches keep answering throughout.
 
 Two ways to fill it:
-- copy (new mappings, analyzers, shards or replicas; same chunks and vectors): OpenSearch's
-  `_reindex` copies every chunk and registry record server-side, no model runs;
+- copy (new mappings, analyzers, shards or replicas; same chunks and vectors): every chunk and
+  registry record is copied through bulk requests into the index its ACL calls for (the public
+  one or its wall: `generations.copy_walled`), no model runs;
 - rebuild (another chunker, chunk size, summarizer, embedder or embedded parts): the documents
   are ingested again from their files (the paths the registry recorded, or `paths`).
+
+The walls of the old generation are write-blocked with it, and their group aliases move in the
+swap (`search.index.walls`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 from legalsearch.config import Settings
 from legalsearch.embed import Embedders, index_build
 from legalsearch.errors import ConfigError, IngestError
-from legalsearch.index import generations, indices, refresh
+from legalsearch.index import generations, indices, refresh, walls
 from legalsearch.ingest.options import IngestOptions
 from legalsearch.ingest.run import file_sources, ingest
 from legalsearch.store import Store
@@ -55,7 +59,9 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     sources = _sources(store, old[1], paths, manifest) if rebuild else []
     generation = generations.next_generation(store, name)
     new = generations.create(store, name, generation, model, new_meta, shards=shards, replicas=replicas)
-    generations.block_writes(store, list(old), True)
+    old_walls = walls.list_walls(store, *old)
+    frozen = [*old, *(i for w in old_walls for i in (w.chunks, w.docs))]
+    generations.block_writes(store, frozen, True)
     try:
         if rebuild:
             report = ingest(sources, settings, options, store=store, embedders=embedders, progress=progress,
@@ -66,22 +72,26 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
                                   f"unchanged. First: {failed[0]['path']}: {failed[0]['error']}")
             copied = {"chunks": report.chunks, "documents": report.count("ingested")}
         else:
-            copied = {"chunks": generations.copy(store, old[0], new[0]),
-                      "documents": generations.copy(store, old[1], new[1])}
-            expected = {"chunks": store.count(old[0]), "documents": store.count(old[1])}
+            copied, expected = generations.copy_walled(store, name, old, new)
             if copied != expected:
                 raise IngestError(f"the copy holds {copied}, the live index {expected}; the live one is unchanged")
-        generations.make_ready(store, list(new))
-        generations.swap(store, name, old, new)
+        new_walls = walls.list_walls(store, *new)
+        generations.make_ready(store, [*new, *(i for w in new_walls for i in (w.chunks, w.docs))])
+        generations.swap(store, name, old, new, old_walls, new_walls)
     except BaseException:
-        generations.block_writes(store, list(old), False)
-        for index in new:
-            store.delete_index(index)
+        generations.block_writes(store, frozen, False)
+        for index in [*new, *walls.walled_indices(store, name)]:
+            if walls.generation_of(name, index) in (None, *new) and index not in frozen:
+                store.delete_index(index)
         raise
+    # an index written before walls kept private text in its public index: sealed at once
+    if store.count(old[0], {"bool": {"must_not": {"term": {"public": True}}}}):
+        walls.seal_kept(store, name, {*new, *(i for w in new_walls for i in (w.chunks, w.docs))})
     return {
         "index": name, "mode": "rebuild" if rebuild else "copy", "generation": generation,
         "previous": {"chunks": old[0], "docs": old[1]}, "live": {"chunks": new[0], "docs": new[1]},
         "chunks": store.count(new[0]), "documents": store.count(new[1]), "copied": copied,
+        "walls": len(new_walls),
         "seconds": round(time.perf_counter() - started, 2),
         "kept": f"{old[0]} and {old[1]} are kept, read-only: `legalsearch index prune --index {name}` drops them",
     }
@@ -112,7 +122,8 @@ def _sources(store: Store, docs_index: str, paths: list[Path] | None, manifest: 
     if paths or manifest:
         return file_sources(list(paths or []), manifest)
     recorded = sorted({hit["_source"].get("source_path") or "" for hit in
-                       store.scan(docs_index, {"match_all": {}}, source=["source_path"])})
+                       store.scan(f"{docs_index},{walls.walled_pattern(docs_index)}", {"match_all": {}},
+                                  source=["source_path"])})
     missing = [p for p in recorded if not p or not Path(p).is_file()]
     if missing:
         raise ConfigError(

@@ -32,7 +32,7 @@ from legalsearch.documents.errors import DocumentError, MetadataError
 from legalsearch.documents.models import Chunk, Document, ParsedDocument
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
 from legalsearch.errors import BulkError, ConfigError, LegalSearchError
-from legalsearch.index import bulk, indices, records, refresh
+from legalsearch.index import bulk, indices, records, refresh, walls
 from legalsearch.index.writer import IndexWriter
 from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from legalsearch.ingest.report import DocReport, IngestReport
@@ -173,6 +173,7 @@ def ingest(
                 doc_report.flags = list(doc.flags)
                 if not doc.meta.acl and not doc.meta.public:
                     doc_report.flags.append("unreadable:no-acl-and-not-public")
+                walls.placement({"public": doc.meta.public, "acl": doc.meta.acl})  # a group a wall can carry
                 if writer and not options.force and writer.unchanged(doc_report.doc_key, doc.doc_sha256, settings_key,
                                                                      records.meta_fingerprint(doc)):
                     doc_report.status = "unchanged"

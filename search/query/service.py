@@ -16,7 +16,7 @@ from datetime import date
 from legalsearch.config import Settings
 from legalsearch.embed import Embedders, EmbeddingCache
 from legalsearch.errors import ConfigError, LegalSearchError, PermissionDeniedError, QueryError
-from legalsearch.index import indices, refresh
+from legalsearch.index import indices, refresh, walls
 from legalsearch.query import bodies, cite, expand, lexicon
 from legalsearch.query import context as ctx
 from legalsearch.query.fusion import (
@@ -78,6 +78,7 @@ class SearchService:
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
+        self._walls: dict[tuple[str, str], tuple[list[walls.Wall], float]] = {}
         self._rerankers: Rerankers | None = None
         self._languages: dict[str, tuple[list[str], float]] = {}
 
@@ -106,6 +107,28 @@ class SearchService:
         self._targets[index] = (found, now)
         return found
 
+    def readable(self, chunks: str, docs: str, groups: tuple[str, ...] | None) -> tuple[str, str]:
+        """The (chunks, docs) indices a search for `groups` reads, comma-joined: the public ones
+        of the generation plus the walls that share a group with `groups` (every wall for None,
+        an unrestricted administrator), and nothing else (search.index.walls). Walls are
+        looked up again after `TARGET_TTL_S`."""
+        now = time.monotonic()
+        cached = self._walls.get((chunks, docs))
+        if cached and now - cached[1] < TARGET_TTL_S:
+            found = cached[0]
+        else:
+            try:
+                found = walls.list_walls(self.store, chunks, docs)
+            except PermissionDeniedError:  # a connection as a reader itself: its groups' aliases
+                return walls.through_aliases(chunks, groups or ()), walls.through_aliases(docs, groups or ())
+            self._walls[(chunks, docs)] = (found, now)
+        return walls.readable(chunks, found, groups, "chunks"), walls.readable(docs, found, groups, "docs")
+
+    def forget_walls(self) -> None:
+        """Look the walls up again on the next search (after an ingest made one through this
+        process; another process sees a new wall within `TARGET_TTL_S`)."""
+        self._walls.clear()
+
     def index_meta(self, index: str) -> dict:
         return self.target(index)[2]
 
@@ -126,6 +149,9 @@ class SearchService:
         refs = tuple(parse_identifiers(req.query))[:MAX_QUERY_REFS]
         # the caller's verified groups; a request's groups can only narrow them
         filters = req.filters.model_copy(update={"groups": principal.restrict(req.filters.groups)})
+        # exactly the indices those groups may open: the public one and their walls
+        chunks_index, docs_index = self.readable(
+            chunks_index, docs_index, None if principal.groups is None and not req.filters.groups else filters.groups)
 
         vector = None
         model_id = engine_model(meta, req)
@@ -430,7 +456,7 @@ class SearchService:
             t = time.perf_counter()
             ids = ctx.wanted_ids(req.query, hits)
             if ids:
-                result = self.store.search(req.index, bodies.ids_query(ids, plan.filters))
+                result = self.store.search(plan.index, bodies.ids_query(ids, plan.filters))
                 fetched = {h["_source"]["chunk_id"]: h["_source"] for h in result["hits"]["hits"]}
             timings["attach"] = _ms(t)
         return plan, hits, fetched, timings

@@ -62,6 +62,21 @@ def user_store(settings, url: str, name: str, password: str):
                                              "log_searches": False}), url=url)
 
 
+def add_user(store, name: str, password: str, groups=(), roles=("reader",)) -> None:
+    """admin.users_add, again after a 409: other sessions write the shared node's security index
+    at the same moment (optimistic concurrency of the plugin's internalusers document)."""
+    from legalsearch.errors import StoreError
+    from legalsearch.security import admin
+
+    for attempt in range(5):
+        try:
+            admin.users_add(store, name, password, groups, roles)
+            return
+        except StoreError as e:
+            if "HTTP 409" not in str(e) or attempt == 4:
+                raise
+
+
 @pytest.fixture(scope="session")
 def people(store, secured):
     """alice (group litigation-team), bob (no group), carol (auditor): base name -> (user, password),

@@ -27,7 +27,7 @@ DATA_MODEL = [
 
 def _chunks(store, index, query=None):
     store.refresh(schema.concrete_name(index, "chunks"))
-    hits = store.scan(index, query or {"match_all": {}})
+    hits = store.scan(indices.all_live(store, index), query or {"match_all": {}})  # public and walled
     return {h["_id"]: h["_source"] for h in hits}
 
 
@@ -111,7 +111,8 @@ def test_readers_see_old_or_new_chunks_never_both(run_ingest, store, scratch):
     writer = IndexWriter(store, name)
     writer.begin()
     replacement = dict(old[first_id], text="REPLACED TEXT", chunk_id=first_id)
-    record = {"doc_key": old[first_id]["doc_key"], "doc_sha256": "x", "settings_key": "y", "meta_sha256": "z"}
+    record = {"doc_key": old[first_id]["doc_key"], "doc_sha256": "x", "settings_key": "y", "meta_sha256": "z",
+              "public": True, "acl": []}  # the record's ACL decides the index (search.index.walls)
     writer.write(doc.meta.doc_id, record, [replacement])  # one new chunk, all others deleted
     during = store.search(name, {"size": 100, "query": {"term": {"doc_id": doc.meta.doc_id}}})["hits"]["hits"]
     assert {h["_id"] for h in during} == set(old)  # before the refresh: the old set, whole

@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from legalsearch.index import indices
 from legalsearch.query import expand, fusion
 from legalsearch.query.models import Filters, SearchRequest
 
@@ -164,7 +165,7 @@ def test_privileged_note_never_reaches_a_caller_without_the_group(service, sampl
 
 def test_expansion_applies_the_acl_too(store, service, sample_index):
     """A hit pointing (by xref or by definition) at a privileged chunk does not bring it back."""
-    name = sample_index[0]
+    name = indices.all_live(store, sample_index[0])  # the public index and the walls
     secret = store.search(name, {"size": 1, "query": {"term": {"doc_id": PRIVILEGED}}})["hits"]["hits"][0]["_id"]
     public = store.search(name, {"size": 1, "query": {"term": {"doc_id": "msa-acme-northwind"}}})["hits"]["hits"][0]
     hit = dict(public["_source"], xref_chunk_ids=[secret], definition_chunk_ids=[secret],

@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 from legalsearch import dashboards
 from legalsearch.errors import AuthenticationError, PermissionDeniedError, StoreError
-from legalsearch.index import schema
+from legalsearch.index import schema, walls
 from legalsearch.security.roles import READER_ROLE
 from legalsearch.security.secrets import make_password, secrets_of
 
@@ -44,27 +44,36 @@ def test_anonymous_and_wrong_passwords_are_refused(settings, opensearch_url, peo
 
 def test_a_reader_sees_only_public_chunks_and_its_groups_in_every_raw_read(settings, opensearch_url, sample_index,
                                                                           people):
+    """The public index holds public text only; a group's walled text is read through the
+    group's alias (search.index.walls), by its members only, under DLS as well."""
     index = sample_index[0]
     alice = user_store(settings, opensearch_url, *people["alice"])
     bob = user_store(settings, opensearch_url, *people["bob"])
+    chunks_wall = walls.group_alias(index, "chunks", "litigation-team")
+    docs_wall = walls.group_alias(index, "docs", "litigation-team")
     everything = {"query": {"match_all": {}}, "size": 500, "_source": ["doc_id"]}
-    assert PRIVILEGED in _doc_ids(alice.search(index, everything))
+    assert PRIVILEGED in _doc_ids(alice.search(f"{index},{chunks_wall}", everything))
+    assert PRIVILEGED not in _doc_ids(alice.search(index, everything))  # not even a copy in the public index
     seen_by_bob = _doc_ids(bob.search(index, everything))
     assert seen_by_bob and PRIVILEGED not in seen_by_bob
+    for wall in (chunks_wall, docs_wall):
+        with pytest.raises(PermissionDeniedError):
+            bob.search(wall, everything)
     # aggregations count only what the user may read: no privileged title, no privileged acl value
     aggs = {"size": 0, "aggs": {"titles": {"terms": {"field": "doc_title.keyword", "size": 100}},
                                 "acl": {"terms": {"field": "acl", "size": 100}}}}
     result = bob.search(index, aggs)["aggregations"]
     assert not any(b["key"].startswith("Privileged") for b in result["titles"]["buckets"])
     assert result["acl"]["buckets"] == []
-    # the docs index (routing target, ingest registry) is under the same DLS
+    # the docs index (routing target, ingest registry) is walled the same way
     docs = schema.alias_name(index, "docs")
     assert PRIVILEGED not in _doc_ids(bob.search(docs, everything))
-    assert PRIVILEGED in _doc_ids(alice.search(docs, everything))
+    assert PRIVILEGED not in _doc_ids(alice.search(docs, everything))
+    assert PRIVILEGED in _doc_ids(alice.search(docs_wall, everything))
     # a privileged chunk asked for by id looks like one that does not exist
     ids = {"query": {"ids": {"values": [f"{PRIVILEGED}:1:0001"]}}}
-    assert bob.search(index, ids)["hits"]["hits"] == [] and alice.search(index, ids)["hits"]["hits"]
-    assert bob.count(index) < alice.count(index)
+    assert bob.search(index, ids)["hits"]["hits"] == [] and alice.search(chunks_wall, ids)["hits"]["hits"]
+    assert bob.count(index) == alice.count(index) < alice.count(f"{index},{chunks_wall}")
 
 
 def test_searches_run_for_the_verified_user_and_group_only_narrows(admin_client, sample_index, people):

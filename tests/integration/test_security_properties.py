@@ -9,9 +9,12 @@ Each example checks, on the real secured node:
   with the user's groups): every hit and expanded passage is public or shares a group with the
   user's groups narrowed by the request;
 - through raw OpenSearch requests made with the user's own password (what curl and Dashboards
-  do): match_all on the chunk and docs aliases returns exactly the documents the user may read,
-  aggregations count only those, an ids query finds no other chunk, a bool[match, knn] query
-  returns no other chunk, and a hybrid query fails as documented for 2.19 (neural-search #1303).
+  do) on the public aliases plus its groups' wall aliases (search.index.walls): match_all on the
+  chunks and docs returns exactly the documents the user may read, aggregations count only
+  those, a `global` aggregation with `top_hits` (which DLS alone does not restrict on 2.19.1)
+  returns only those, a term suggester suggests no word of another document, an ids query
+  finds no other chunk, a bool[match, knn] query returns no other chunk, and a hybrid query
+  fails as documented for 2.19 (neural-search #1303).
 
 LEGALSEARCH_PROPERTY_EXAMPLES sets the number of examples (default 15: about 2 minutes on the
 shared 2-core development machine at load 10).
@@ -29,12 +32,12 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from legalsearch.documents.models import Document
 from legalsearch.errors import StoreError
-from legalsearch.index import schema
+from legalsearch.index import indices, schema, walls
 from legalsearch.query import fusion
 from legalsearch.security import admin
 from legalsearch.security.secrets import make_password
 
-from tests.integration.conftest import user_store
+from tests.integration.conftest import add_user, user_store
 
 EXAMPLES = int(os.environ.get("LEGALSEARCH_PROPERTY_EXAMPLES", "15"))
 GROUPS = ("g0", "g1", "g2")
@@ -89,7 +92,7 @@ class World:
             for groups in itertools.combinations(GROUPS, r):
                 name = f"pbt-{suffix}-{''.join(g[1] for g in groups) or 'none'}"
                 password = make_password()
-                admin.users_add(store, name, password, groups)
+                add_user(store, name, password, groups)
                 self.users[frozenset(groups)] = (name, password)
         self.clients = {groups: admin_client.as_user(*cred) for groups, cred in self.users.items()}
         self.raw = {groups: user_store(settings, url, *cred) for groups, cred in self.users.items()}
@@ -153,14 +156,26 @@ def test_no_user_reads_outside_its_groups(world, new_docs, user_groups, words, r
     leaked = [d for d in returned if not world.readable(d, narrowed)]
     assert not leaked, f"{sorted(key)} narrowed to {sorted(narrowed)} got {leaked}"
 
-    # 2. raw OpenSearch requests with the user's own password: the engine's DLS
+    # 2. raw OpenSearch requests with the user's own password: the walls its groups open (a
+    # wildcard per group: a group without a wall yet is no error), and the engine's DLS
     raw = world.raw[key]
     visible = world.visible(key)
-    everything = {"query": {"match_all": {}}, "size": 1000, "_source": ["doc_id"]}
-    assert {h["_source"]["doc_id"] for h in raw.search(world.index, everything)["hits"]["hits"]} == visible
+    mine = ",".join([world.index, *(f"{walls.group_alias(world.index, 'chunks', g)}*" for g in sorted(key))])
     docs_alias = schema.alias_name(world.index, "docs")
-    assert {h["_source"]["doc_id"] for h in raw.search(docs_alias, everything)["hits"]["hits"]} == visible
-    aggs = raw.search(world.index, {"size": 0, "aggs": {
+    my_docs = ",".join([docs_alias, *(f"{walls.group_alias(world.index, 'docs', g)}*" for g in sorted(key))])
+    everything = {"query": {"match_all": {}}, "size": 1000, "_source": ["doc_id"]}
+    assert {h["_source"]["doc_id"] for h in raw.search(mine, everything)["hits"]["hits"]} == visible
+    assert {h["_source"]["doc_id"] for h in raw.search(my_docs, everything)["hits"]["hits"]} == visible
+    hidden_words = {f"widget{_doc_of(d).split('-')[1]}" for d in set(world.acl) - visible}
+    for target in (mine, my_docs):  # what DLS alone let through on 2.19.1: global + top_hits, suggesters
+        found = raw.search(target, {"size": 0, "aggs": {"g": {"global": {}, "aggs": {"t": {"top_hits": {
+            "size": 100, "_source": ["doc_id"]}}}}}})["aggregations"]["g"]["t"]["hits"]["hits"]
+        assert {h["_source"]["doc_id"] for h in found} <= visible
+    suggest = {"size": 0, "suggest": {"s": {"text": " ".join(f"{w}q" for w in sorted(hidden_words)) or "widgetq",
+                                            "term": {"field": "text", "suggest_mode": "always", "size": 20}}}}
+    offered = {o["text"] for entry in raw.search(mine, suggest)["suggest"]["s"] for o in entry["options"]}
+    assert not offered & hidden_words
+    aggs = raw.search(mine, {"size": 0, "aggs": {
         "docs": {"terms": {"field": "doc_id", "size": 1000}}, "acl": {"terms": {"field": "acl", "size": 100}}}})
     assert {b["key"] for b in aggs["aggregations"]["docs"]["buckets"]} == visible
     visible_acl = set().union(*(world.acl[d][0] for d in visible)) if visible else set()
@@ -168,12 +183,13 @@ def test_no_user_reads_outside_its_groups(world, new_docs, user_groups, words, r
     hidden = sorted(set(world.acl) - visible)
     if hidden:
         ids = {"query": {"ids": {"values": [f"{d}:1:{i:04d}" for d in hidden for i in range(3)]}}}
-        assert world.store.search(world.index, ids)["hits"]["hits"]  # the ids exist...
-        assert raw.search(world.index, ids)["hits"]["hits"] == []  # ...and the user cannot fetch them
+        every = f"{world.index},{walls.walled_pattern(indices.require(world.store, world.index))}"
+        assert world.store.search(every, ids)["hits"]["hits"]  # the ids exist...
+        assert raw.search(mine, ids)["hits"]["hits"] == []  # ...and the user cannot fetch them
     vector = world.admin_client.embedders.get("minilm").embed_query(question).tolist()
     both = {"size": 50, "_source": ["doc_id"], "query": {"bool": {"should": [
         {"match": {"embedded_text": question}}, {"knn": {"vector": {"vector": vector, "k": 50}}}]}}}
-    assert {h["_source"]["doc_id"] for h in raw.search(world.index, both)["hits"]["hits"]} <= visible
+    assert {h["_source"]["doc_id"] for h in raw.search(mine, both)["hits"]["hits"]} <= visible
     pipeline = fusion.rrf_pipeline_name(fusion.DEFAULT_RANK_CONSTANT)
     hybrid = {"query": {"hybrid": {"queries": both["query"]["bool"]["should"]}}}
     with pytest.raises(StoreError, match="hybrid query must be a top level query"):
