@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from legalsearch.embed import Embedder, index_build
-from legalsearch.errors import ConfigError, LegalSearchError, StoreError
+from legalsearch.errors import ConfigError, LegalSearchError, PermissionDeniedError, StoreError
 from legalsearch.index import refresh, schema
 from legalsearch.store import Store
 
@@ -47,7 +47,15 @@ def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
     """(concrete index, its mappings and settings) behind NAME's alias of `kind`, in one GET of
     the alias: the one read every legalsearch role may make (indices:admin/get), so a search run
     for an end user finds its generation and meta without alias or settings permissions."""
-    found = store.get_index(schema.alias_name(name, kind), missing={})
+    try:
+        found = store.get_index(schema.alias_name(name, kind), missing={})
+    except PermissionDeniedError:
+        # the security plugin checks a name that resolves to nothing against the role's patterns
+        # (`*--chunks-v*`) and answers 403: ask by the generations' own pattern, which the role
+        # may list, so a missing index says so instead of blaming the caller's permissions
+        if store.get_index(schema.concrete_pattern(name, kind), missing={}):
+            raise
+        raise _missing(name) from None
     if not found:
         raise _missing(name)
     if len(found) > 1:

@@ -10,16 +10,24 @@ own with the same filters to get its ranking; the BM25 list carries OpenSearch's
 
 from __future__ import annotations
 
+from legalsearch.errors import QueryError
 from legalsearch.query import bodies
 from legalsearch.query.models import SearchRequest
 from legalsearch.query.service import SearchService
 
 LIST_NAMES = ("bm25", "knn", "identifier", "title")
+# each list is one search of `depth` hits (the BM25 one with explanations): OpenSearch refuses more
+# than index.max_result_window (10,000) with a raw "Result window is too large", and a thousand
+# ranks already shows where a hit stands
+MAX_DEPTH = 1000
 
 
 def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dict:
     """The search `req` describes, planned exactly as `legalsearch search` plans it, with each hit's
     rank in every sub-query list (run alone, at `depth`, under the same filters)."""
+    if not 1 <= depth <= MAX_DEPTH:
+        raise QueryError(f"explain depth must be between 1 and {MAX_DEPTH} (got {depth}): each list is one search of "
+                         "that many hits")
     plan = service.plan(req)
     store = service.store
     subs = bodies.sub_queries(plan.body)

@@ -162,3 +162,14 @@ def test_an_end_user_without_the_reader_role_may_not_search(roles):
     reader = Authenticator(_Answers({"user_name": "bob", "roles": ["legalsearch_reader"], "backend_roles": []}),
                            "bob", SecretStr("pw"))
     assert reader.principal() == Principal("bob", ())
+
+
+def test_node_status_calls_a_refused_password_refused_not_unreachable(store, monkeypatch):
+    from legalsearch.tools import status
+
+    monkeypatch.setattr(store.client.transport, "perform_request",
+                        lambda *a, **kw: _raising(ex.AuthenticationException(401, "Unauthorized", None))())
+    report = status.node_status(store)
+    assert report["reachable"] and report["authenticated"] is False
+    text = status.render(report)
+    assert "refused the credentials" in text and "not reachable" not in text and SECRET not in text
