@@ -24,7 +24,15 @@ The roles (`roles()`):
 - `legalsearch_service`: the search service. No DLS (a `hybrid` query cannot run under DLS on
   2.19: neural-search #1303); it applies the groups the plugin verified for the end user inside
   every sub-query. It writes the retrieval log but cannot read it.
-- `legalsearch_auditor`: reads the retrieval log, nothing else.
+- `legalsearch_auditor`: reads the retrieval log and the security plugin's audit log, nothing else.
+
+The audit log and the login limits (`audit_config`, `auth_failure_listeners`): the plugin writes
+failed logins, refused requests and the reads of every legalsearch index (document ids only,
+`read_metadata_only`) to `legalsearch-audit-YYYY.MM.dd`; ten wrong passwords for one user name
+within a minute block that name for a minute (its right password too), and an address other than
+the loopback is blocked after 50. The storage type is a static setting of opensearch.yml (read at
+start); the rest lives in the security index and `bootstrap` brings it up to date after every
+start, so a node installed before keeps its data and gets both on its next start.
 """
 
 from __future__ import annotations
@@ -54,10 +62,25 @@ SERVICE_USER = "legalsearch-service"
 READER_ROLE = "legalsearch_reader"
 SERVICE_ROLE = "legalsearch_service"
 AUDITOR_ROLE = "legalsearch_auditor"
-ROLES_VERSION = "v2"  # bump when a role body changes: `bootstrap` then rewrites it on every node
+ROLES_VERSION = "v3"  # bump when a role body changes: `bootstrap` then rewrites it on every node
 PLUGIN = "opensearch-security"
 CHUNK_PATTERN = "*--chunks-v*"
 DOCS_PATTERN = "*--docs-v*"
+
+# The plugin's audit log: one index a day, read by the auditor role only (a date pattern, quoted
+# as the plugin's DateTimeFormat wants it)
+AUDIT_INDEX_PATTERN = "legalsearch-audit-*"
+AUDIT_INDEX_SETTING = "'legalsearch-audit-'YYYY.MM.dd"
+
+# Login limits (config.yml auth_failure_listeners). By user name against the internal user
+# database: the 11th try after 10 wrong passwords within a minute is refused, even with the right
+# password, until the block expires; the admin certificate is never blocked. By address, looser,
+# and never for the loopback: every local client (the tests, the CLI, the service) comes from
+# 127.0.0.1 and one user's typos must not lock all of them out.
+LOGIN_ALLOWED_TRIES = 10
+LOGIN_WINDOW_S = 60
+LOGIN_BLOCK_S = 60
+ADDRESS_ALLOWED_TRIES = 50
 
 # Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
 # an ml-commons predict call made as the searching user. Only predict: registering, deploying or
@@ -104,9 +127,11 @@ def roles(log_index: str) -> dict[str, dict]:
             ],
         },
         AUDITOR_ROLE: {
-            "description": f"legalsearch {ROLES_VERSION}: auditor; reads the retrieval log only",
+            "description": f"legalsearch {ROLES_VERSION}: auditor; reads the retrieval log and the security audit "
+                           "log only",
             "cluster_permissions": ["cluster_composite_ops_ro"],
-            "index_permissions": [{"index_patterns": logs, "allowed_actions": ["read", "indices:admin/get"]}],
+            "index_permissions": [{"index_patterns": [*logs, AUDIT_INDEX_PATTERN],
+                                   "allowed_actions": ["read", "indices:admin/get"]}],
         },
     }
 
@@ -219,12 +244,55 @@ def opensearch_settings(settings: Settings, salt: str | None = None) -> dict:
         "plugins.security.restapi.roles_enabled": ["all_access", "security_rest_api_access"],
         "plugins.security.system_indices.enabled": True,
         "plugins.security.system_indices.indices": [".opendistro-*", ".plugins-*"],
-        # no audit sink; without it the plugin logs "Default endpoint could not be created"
-        "plugins.security.audit.type": "noop",
+        # the audit log, in this cluster (static: read at start; what it records is audit_config)
+        "plugins.security.audit.type": "internal_opensearch",
+        "plugins.security.audit.config.index": AUDIT_INDEX_SETTING,
+        # lets `bootstrap` bring auth_failure_listeners to a node whose security index exists
+        # (PATCH /_plugins/_security/api/securityconfig); the REST API is the admin's only
+        # (restapi.roles_enabled above)
+        "plugins.security.unsupported.restapi.allow_securityconfig_modification": True,
     }
     if salt:
         block["plugins.security.compliance.salt"] = salt
     return block
+
+
+def auth_failure_listeners() -> dict:
+    """config.yml `auth_failure_listeners`: the login limits (constants above)."""
+    common = {"time_window_seconds": LOGIN_WINDOW_S, "block_expiry_seconds": LOGIN_BLOCK_S,
+              "max_blocked_clients": 100_000, "max_tracked_clients": 100_000}
+    return {
+        "internal_authentication_backend_limiting": {
+            "type": "username", "authentication_backend": "intern", "allowed_tries": LOGIN_ALLOWED_TRIES, **common},
+        "ip_rate_limiting": {"type": "ip", "allowed_tries": ADDRESS_ALLOWED_TRIES,
+                             "ignore_hosts": ["127.0.0.1", "::1"], **common},
+    }
+
+
+def audit_config(log_index: str) -> dict:
+    """audit.yml `config` (PUT /_plugins/_security/api/audit/config): failed logins and refused
+    requests (the plugin's default categories less AUTHENTICATED / GRANTED_PRIVILEGES, which would
+    log every search), and who read which document of the chunk, docs and log indices. No request
+    bodies and no Authorization header: a body can hold a user's new password or a privileged
+    question; the audit log keeps who, when, what index, which ids."""
+    quiet = ["AUTHENTICATED", "GRANTED_PRIVILEGES"]
+    return {
+        "enabled": True,
+        "audit": {
+            "enable_rest": True, "disabled_rest_categories": quiet,
+            "enable_transport": True, "disabled_transport_categories": quiet,
+            "ignore_users": [], "ignore_requests": [], "resolve_bulk_requests": False, "log_request_body": False,
+            "resolve_indices": True, "exclude_sensitive_headers": True,
+        },
+        "compliance": {
+            "enabled": True, "internal_config": True, "external_config": False,
+            "read_metadata_only": True,
+            "read_watched_fields": {pattern: ["*"] for pattern in (CHUNK_PATTERN, DOCS_PATTERN, log_index,
+                                                                  f"{log_index}-*")},
+            "read_ignore_users": [], "write_metadata_only": True, "write_log_diffs": False,
+            "write_watched_indices": [], "write_ignore_users": [],
+        },
+    }
 
 
 def _meta(kind: str) -> dict:
@@ -251,7 +319,9 @@ def security_files(found: Secrets, log_index: str, existing: dict | None = None)
                 "authentication_backend": {"type": "intern"},
             }},
             "authz": {},
+            "auth_failure_listeners": auth_failure_listeners(),
         }}},
+        "audit.yml": _meta("audit") | {"config": audit_config(log_index)},
         "internal_users.yml": _meta("internalusers") | {
             ADMIN_USER: {"hash": _bcrypt(found.admin_password(), hashes[ADMIN_USER]), "reserved": True,
                          "backend_roles": [], "description": "legalsearch administrator"},
@@ -364,6 +434,7 @@ def bootstrap(settings: Settings, url: str) -> list[str]:
         _checked(_request(settings, url, "PUT", f"{api}/internalusers/{SERVICE_USER}", body),
                  f"create the {SERVICE_USER} account")
         changed.append(f"user {SERVICE_USER}")
+    changed += _bootstrap_audit_and_limits(settings, url)
     status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
                          basic=(ADMIN_USER, found.admin_password()))
     if status == 401:
@@ -372,6 +443,46 @@ def bootstrap(settings: Settings, url: str) -> list[str]:
     if changed:
         log.info("security configuration updated: %s", ", ".join(changed))
     return changed
+
+
+def _bootstrap_audit_and_limits(settings: Settings, url: str) -> list[str]:
+    """The audit configuration and the login limits, put where they differ from ours. A node
+    started before opensearch.yml carried the audit type and the config-modification switch
+    refuses (its next start applies them): a warning, never a failed start."""
+    api = "/_plugins/_security/api"
+    changed = []
+    status, current = _request(settings, url, "GET", f"{api}/audit")
+    want = audit_config(settings.log_index)
+    if status == 200 and not covers(current.get("config") or {}, want):
+        _checked(_request(settings, url, "PUT", f"{api}/audit/config", want), "write the audit configuration")
+        changed.append("audit configuration")
+    elif status != 200:
+        log.warning("the node's audit log cannot be configured (HTTP %s: %s): it was started without "
+                    "plugins.security.audit.type; restart it (`legalsearch node stop` then `node start`) to turn the "
+                    "audit log on", status, current.get("message") or current.get("reason") or current)
+    status, current = _request(settings, url, "GET", f"{api}/securityconfig")
+    dynamic = ((current.get("config") or {}).get("dynamic") or {}) if status == 200 else {}
+    listeners = auth_failure_listeners()
+    if status == 200 and not covers(dynamic.get("auth_failure_listeners") or {}, listeners):
+        status, body = _request(settings, url, "PATCH", f"{api}/securityconfig", [
+            {"op": "add", "path": "/config/dynamic/auth_failure_listeners", "value": listeners}])
+        if status < 300:
+            changed.append("login limits")
+        else:
+            log.warning("the node refused the login limits (HTTP %s: %s): restart it (`legalsearch node stop` then "
+                        "`node start`) so that it reads the opensearch.yml that allows them", status,
+                        body.get("message") or body.get("reason") or body)
+    return changed
+
+
+def covers(have, want) -> bool:
+    """True when `have` (the plugin's answer, which adds defaults) holds every value of `want`;
+    lists compare as sets (the plugin may reorder categories)."""
+    if isinstance(want, dict):
+        return isinstance(have, dict) and all(key in have and covers(have[key], value) for key, value in want.items())
+    if isinstance(want, list):
+        return isinstance(have, list) and sorted(map(json.dumps, have)) == sorted(map(json.dumps, want))
+    return have == want
 
 
 def _role_key(role: dict) -> tuple:
