@@ -287,8 +287,10 @@ def audit_config(log_index: str) -> dict:
         "compliance": {
             "enabled": True, "internal_config": True, "external_config": False,
             "read_metadata_only": True,
-            "read_watched_fields": {pattern: ["*"] for pattern in (CHUNK_PATTERN, DOCS_PATTERN, log_index,
-                                                                  f"{log_index}-*")},
+            # a read is logged when it touches a watched field: one every record carries (with
+            # "*" each event would list all 400 fields of a chunk, its vector's dimensions included)
+            "read_watched_fields": {CHUNK_PATTERN: ["doc_id"], DOCS_PATTERN: ["doc_id"], log_index: ["query"],
+                                    f"{log_index}-*": ["query"]},
             "read_ignore_users": [], "write_metadata_only": True, "write_log_diffs": False,
             "write_watched_indices": [], "write_ignore_users": [],
         },
