@@ -10,6 +10,7 @@ them; legalsearch only finds the node's credentials."""
 from __future__ import annotations
 
 import re
+import uuid
 
 import pytest
 from legalsearch.query import templates
@@ -33,8 +34,19 @@ def as_service(settings, opensearch_url):
 
 
 @pytest.fixture(scope="module")
-def engine(admin_client, sample_index):
-    return admin_client.install_engine(sample_index[0])
+def engine(admin_client, sample_index, raw):
+    """The engine (models, pipelines) and this module's own stored copies of the templates: the
+    shared ids are cluster-wide, and another checkout's test run may store its version under them
+    while this one runs. `stored[template_id]` is the id to call."""
+    found = admin_client.install_engine(sample_index[0])
+    suffix = uuid.uuid4().hex[:8]
+    stored = {}
+    for template_id, source in templates.sources().items():
+        stored[template_id] = f"{template_id}-{suffix}"
+        raw.put_script(id=stored[template_id], body={"script": {"lang": "mustache", "source": source}})
+    yield found | {"stored": stored}
+    for script_id in stored.values():
+        raw.delete_script(id=script_id)
 
 
 def privileged_ids(raw: OpenSearch, index: str) -> set[str]:
@@ -83,10 +95,11 @@ def test_no_param_of_a_stored_template_can_widen_it(raw, as_service, engine, sam
     assert hidden, f"{index} has no privileged record: the test would prove nothing"
     question = "settlement strategy liability cap walk-away"
     base = {"query_text": question}
-    legit = as_service.search_template(index=index, body={"id": template_id, "params": base})
+    stored = engine["stored"][template_id]
+    legit = as_service.search_template(index=index, body={"id": stored, "params": base})
     assert legit["hits"]["hits"] and not {h["_id"] for h in legit["hits"]["hits"]} & hidden
     # the same question with the group: the privileged record IS reachable, so a widening would show
-    widened = as_service.search_template(index=index, body={"id": template_id, "params": {
+    widened = as_service.search_template(index=index, body={"id": stored, "params": {
         **base, "groups": ["litigation-team"], "k": 50}})
     assert {h["_id"] for h in widened["hits"]["hits"]} & hidden
     tried = errors = 0
@@ -95,7 +108,7 @@ def test_no_param_of_a_stored_template_can_widen_it(raw, as_service, engine, sam
             params = {**base, param: value}
             tried += 1
             try:
-                found = as_service.search_template(index=index, body={"id": template_id, "params": params})
+                found = as_service.search_template(index=index, body={"id": stored, "params": params})
             except TransportError as e:
                 assert 400 <= int(e.status_code) < 600, (param, value, e)
                 errors += 1
@@ -110,10 +123,26 @@ def test_no_param_of_a_stored_template_can_widen_it(raw, as_service, engine, sam
 def test_k_is_an_integer_or_an_error(as_service, engine, sample_index, template_id):
     index = sample_index[0] + TEMPLATE_INDEX[template_id]
     run = lambda k: as_service.search_template(  # noqa: E731
-        index=index, body={"id": template_id, "params": {"query_text": "notice period", "k": k}})
+        index=index, body={"id": engine["stored"][template_id], "params": {"query_text": "notice period", "k": k}})
     assert len(run(2)["hits"]["hits"]) == 2
     assert len(run("2")["hits"]["hits"]) == 2  # what a client sends from a form: the same
     for bad in ("200}", "2, \"query\": {\"match_all\": {}}", [1, 2], {"a": 1}, "two"):
         with pytest.raises(TransportError) as caught:
             run(bad)
         assert 400 <= int(caught.value.status_code) < 600, bad
+
+
+def test_a_bare_number_tag_lets_a_param_close_the_body(raw, as_service, engine, sample_index):
+    """What the quoting prevents, shown with the pre-fix source (a bare `{{k}}`) sent inline: the
+    engine reads `{"size": 200}` and ignores the rest, a match_all without the ACL clause."""
+    index = sample_index[0]
+    hidden = privileged_ids(raw, index)
+    fixed = templates.sources()[templates.BOOL_TEMPLATE]
+    bare = fixed.replace(f'"{{{{k}}}}{{{{^k}}}}{templates.DEFAULT_K}{{{{/k}}}}"',
+                         f"{{{{k}}}}{{{{^k}}}}{templates.DEFAULT_K}{{{{/k}}}}")
+    assert bare != fixed
+    params = {"query_text": "notice period", "k": "200}"}
+    leaked = as_service.search_template(index=index, body={"source": bare, "params": params})
+    assert {h["_id"] for h in leaked["hits"]["hits"]} & hidden  # the hole, reproduced
+    with pytest.raises(TransportError):
+        as_service.search_template(index=index, body={"source": fixed, "params": params})
