@@ -18,7 +18,7 @@ contract; every failure is a `search.errors.LegalSearchError` whose message says
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,7 +28,7 @@ from legalsearch.embed import Embedders
 from legalsearch.errors import ConfigError, QueryError, SecurityError
 from legalsearch.index import indices
 from legalsearch.node import embedserver
-from legalsearch.query import fusion
+from legalsearch.query import fusion, profiles
 from legalsearch.query.context import DEFAULT_BUDGET, ContextResponse
 from legalsearch.query.explain import explain as explain_search
 from legalsearch.query.models import SearchRequest, SearchResponse
@@ -159,18 +159,29 @@ class LegalSearch:
 
     # ----------------------------------------------------------------- search
 
-    def request(self, question: str, **options: Any) -> SearchRequest:
+    def request(self, question: str, *, profile: str | Path | None = None,
+                overrides: Mapping[str, Any] | None = None, **options: Any) -> SearchRequest:
         """Validate a question and its options into the `SearchRequest` `search` would run.
 
+        Args:
+            question: the question.
+            profile: a named preset of the tuning options (`default`, `rescore`, `fast`, `bm25`) or
+                the path of a profile file (legalsearch.query.profiles); None: `default`.
+            overrides: more options by flat name, applied over the profile (the CLI's `--set`).
+            **options: request options by flat or group name, applied last (None: not given).
+                {options}
+
         Raises:
-            QueryError: an empty question or a bad option, in one line.
+            QueryError: an empty question, a bad option or an unknown profile, in one line.
         """
         options = {k: v for k, v in options.items() if v is not None}
-        options["index"] = self._index(options.get("index"))
+        options["index"] = self._index(options.get("index") or (overrides or {}).get("index"))
         try:
-            return SearchRequest(query=question, **options)
+            return profiles.build_request(question, profile=profile, overrides=overrides, **options)
         except ValidationError as e:
             raise QueryError(one_line(e, "search request")) from e
+        except ConfigError as e:
+            raise QueryError(str(e)) from e
 
     def search(self, question: str | SearchRequest, **options: Any) -> SearchResponse:
         """Hybrid BM25 + k-NN search with filters inside every sub-query, routing, expansion and
@@ -178,11 +189,8 @@ class LegalSearch:
 
         Args:
             question: the question (or a ready `SearchRequest`).
-            **options: `SearchRequest` fields: index, k, mode, fusion, weights, rank_constant,
-                as_of, jurisdictions, doc_ids, doc_types, languages, groups, routing,
-                routing_docs, routing_prior, routing_names, focus_named, title_weight, rerank, rerank_model,
-                rerank_depth, rerank_weight, rerank_neighbours, rerank_threshold, expand_xrefs,
-                expand_definitions, expand_limit, expand_placement.
+            **options: `profile=`, `overrides=` and the request options, as for `request`:
+                {options}
 
         Returns:
             Hits with citation, offsets and `via`; `not_found` (with a reason) when nothing passes.
@@ -203,7 +211,7 @@ class LegalSearch:
             question: the question (or a ready `SearchRequest`).
             budget: characters of document text the context may hold.
             attach: add cited clauses and definitions (up to a quarter of the budget).
-            **options: `SearchRequest` fields, as for `search`.
+            **options: `profile=`, `overrides=` and the request options, as for `request`.
 
         Returns:
             `ContextResponse`: `pieces` (citation, offsets, text, via, parts) and `prompt`, the
@@ -227,11 +235,14 @@ class LegalSearch:
         """
         return self.service.warm_rerank(self._index(index), rerank, progress=progress)
 
-    def explain(self, question: str | SearchRequest, *, depth: int = 100, **options: Any) -> dict:
-        """Each hit's rank in the BM25, k-NN and identifier lists and its fused score, for the
-        same plan `search` would run."""
+    def explain(self, question: str | SearchRequest, **options: Any) -> dict:
+        """Why each hit ranks where it does, for the same plan and fused query `search` would run:
+        per list (bm25, knn, identifier, title) the raw and normalized score, the combination and
+        the fused score from the engine's `hybrid_score_explanation`; the routing and current-text
+        priors our code adds after fusion, and the passages expansion appends
+        (`legalsearch.query.explain`). `options`: as for `request`."""
         req = question if isinstance(question, SearchRequest) else self.request(question, **options)
-        return explain_search(self.service, req, depth=depth)
+        return explain_search(self.service, req)
 
     # ----------------------------------------------------------------- index admin
 
@@ -376,3 +387,15 @@ def _query_server(settings: Settings) -> str | None:
     LEGALSEARCH_EMBED_URL is where OpenSearch reaches a server, maybe not from here: not used."""
     state = embedserver.running(settings)
     return state.url if state else None
+
+
+def _generated_docs() -> None:
+    """Fill the option lists of the search methods' docstrings from the request model."""
+    from legalsearch.query.models import options_summary
+
+    summary = options_summary()
+    for method in (LegalSearch.request, LegalSearch.search):
+        method.__doc__ = method.__doc__.replace("{options}", summary)
+
+
+_generated_docs()

@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import itertools
 import logging
-import random
 import re
 import sys
 import threading
@@ -27,6 +26,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Literal
 
 
@@ -76,7 +76,7 @@ logging.getLogger("opensearch").setLevel(logging.ERROR)
 _RAISE = object()  # sentinel: a 404 is an error unless the caller says what it means
 
 # Bulk items refused with 429 (a full write queue, indexing pressure, a circuit breaker) are sent
-# again after 0.5, 1, 2, 4, 8, 8 s (with jitter): ~24 s at most, then they fail with their ids.
+# again by streaming_bulk after 0.5, 1, 2, 4, 8, 8 s: 23.5 s at most, then they fail with their ids.
 BULK_RETRIES = 6
 BULK_BACKOFF_S = 0.5
 BULK_MAX_BACKOFF_S = 8.0
@@ -446,51 +446,47 @@ class Store:
 
     def _bulk_chunk(self, chunk: list[dict], refresh: bool | str, sinks: list[BulkStats],
                     pipeline: str | None) -> tuple[int, list[dict]]:
-        """One bulk request and its retries; (items done, items failed for good)."""
+        """One bulk request through `helpers.streaming_bulk`, which sends the items refused with 429
+        again itself (`BULK_RETRIES` times; a whole request refused with 429 counts as each of its
+        items refused); returns (items done, items failed for good). The helper does not say what
+        its retries met, so every request it sends passes through `send`, which counts in `sinks`,
+        as it happens: requests, items refused, items sent again and the time waited before."""
+        client = self.client
+        state: dict[str, Any] = {"pending": len(chunk), "refused_at": None}
+
+        def send(*args: Any, **kwargs: Any) -> Any:
+            if state["refused_at"] is not None:  # the helper waited and sends the refused items again
+                self._count(sinks, retried=state["pending"], backoff_s=time.monotonic() - state["refused_at"])
+                log.warning("%d bulk items rejected (429); sent again", state["pending"])
+            self._count(sinks, requests=1)
+            try:
+                response = client.bulk(*args, **kwargs)
+            except TransportError as e:
+                refused = state["pending"] if e.status_code == 429 else 0
+                self._count(sinks, rejected=refused)
+                state.update(pending=refused, refused_at=time.monotonic() if refused else None)
+                raise
+            refused = sum(next(iter(item.values())).get("status") == 429 for item in response.get("items", ()))
+            self._count(sinks, rejected=refused)
+            state.update(pending=refused, refused_at=time.monotonic() if refused else None)
+            return response
+
+        extra = {"pipeline": pipeline} if pipeline else {}
+        results = helpers.streaming_bulk(
+            SimpleNamespace(transport=client.transport, bulk=send), chunk, chunk_size=len(chunk),
+            max_chunk_bytes=2**31 - 1, raise_on_error=False, raise_on_exception=True, ignore_status=(429,),
+            max_retries=BULK_RETRIES, initial_backoff=BULK_BACKOFF_S, max_backoff=BULK_MAX_BACKOFF_S,
+            refresh=refresh, **extra,
+        )
         ok = 0
         failed: list[dict] = []
-        pending = chunk
-        for attempt in range(BULK_RETRIES + 1):
-            if attempt:
-                log.warning("%d bulk items rejected (429); retry %d of %d", len(pending), attempt, BULK_RETRIES)
-                wait = min(BULK_MAX_BACKOFF_S, BULK_BACKOFF_S * 2 ** (attempt - 1)) * random.uniform(0.75, 1.0)
-                self._count(sinks, backoff_s=wait, retried=len(pending))
-                time.sleep(wait)
-            self._count(sinks, requests=1)
-            rejected = []
-            for action, (success, item) in zip(pending, self._bulk_request(pending, refresh, pipeline), strict=True):
-                op_type, op = next(iter(item.items()))
-                if success or (op.get("status") == 404 and op_type == "delete"):
-                    ok += 1  # deleting what is already gone is success for idempotent re-runs
-                elif op.get("status") == 429:
-                    rejected.append((action, item))
-                else:
-                    failed.append(item)
-            self._count(sinks, rejected=len(rejected))
-            if not rejected:
-                break
-            if attempt == BULK_RETRIES:
-                failed += [item for _, item in rejected]
-                break
-            pending = [action for action, _ in rejected]
+        for success, item in self._call("send a bulk request", list, results):
+            op_type, op = next(iter(item.items()))
+            if success or (op.get("status") == 404 and op_type == "delete"):
+                ok += 1  # deleting what is already gone is success for idempotent re-runs
+            else:
+                failed.append(item)
         return ok, failed
-
-    def _bulk_request(self, actions: list[dict], refresh: bool | str,
-                      pipeline: str | None) -> list[tuple[bool, dict]]:
-        """(ok, item) per action; a whole request refused with 429 counts as every item refused."""
-        extra = {"pipeline": pipeline} if pipeline else {}
-        try:
-            return self._call(
-                "send a bulk request", lambda: list(helpers.streaming_bulk(
-                    self.client, actions, chunk_size=len(actions), max_chunk_bytes=2**31 - 1,
-                    raise_on_error=False, raise_on_exception=True, refresh=refresh, max_retries=0, **extra,
-                )),
-            )
-        except StoreError as e:
-            if not isinstance(e.__cause__, TransportError) or e.__cause__.status_code != 429:
-                raise
-            return [(False, {a.get("_op_type", "index"): {"_id": a.get("_id"), "status": 429, "error": str(e)}})
-                    for a in actions]
 
     def index_document(self, index: str, doc_id: str | None, body: dict, refresh: bool | str = False) -> None:
         self._call(f"index a document into {index}", self.client.index, index=index, id=doc_id, body=body,

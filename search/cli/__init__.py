@@ -15,17 +15,11 @@ from typing import get_args
 
 import click
 from legalsearch import __version__
+from legalsearch.cli.options import given as options_given
+from legalsearch.cli.options import request_options
 from legalsearch.embed import EMBEDDERS
-from legalsearch.errors import LegalSearchError, QueryError
-from legalsearch.query.models import (
-    BI_ENCODER_RERANKERS,
-    EMBEDDINGS,
-    FUSIONS,
-    MODES,
-    PLACEMENTS,
-    RERANKERS,
-    ROUTINGS,
-)
+from legalsearch.errors import ConfigError, LegalSearchError, QueryError
+from legalsearch.query.models import BI_ENCODER_RERANKERS, FUSIONS, MODES, ROUTINGS
 
 
 class _LazyChoice(click.Choice):
@@ -365,7 +359,7 @@ def index_warm_rerank(client, index: str | None, rerank: str, as_json: bool) -> 
 
     The second stage (`search --rerank e5+clause ...`) embeds the clauses of the shortlist at
     question time and keeps them in the local embedding cache; on a 2-core CPU a first question on
-    a long contract waits seconds for e5 (docs/results.md, round 5). Run this once after an
+    a long contract waits seconds for e5. Run this once after an
     ingest and every question finds its clauses embedded. Re-runs embed only what is new.
 
     Example:
@@ -486,13 +480,13 @@ def index_prune(client, index: str | None, yes: bool) -> None:
               show_default=True,
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
-                   "measured best (docs/results.md).")
+                   "ranks best on LegalBench-RAG and the gold sets.")
 @click.option("--embedder", type=click.Choice(["auto", *EMBEDDERS]), default="auto", show_default=True,
               help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
                    "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
                    "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
                    "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
-                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime (docs/results.md).")
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime.")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
@@ -581,94 +575,6 @@ def _render_ingest(s: dict) -> str:
 # --------------------------------------------------------------------------- search
 
 
-def search_options(f):
-    """The options of `search` and `explain`; each dest is a SearchRequest field name."""
-    options = [
-        index_option,
-        click.option("--as-of", type=click.DateTime(formats=["%Y-%m-%d"]), default=None,
-                     help="Matter date: only text valid on that date (valid_from <= date < valid_to)."),
-        click.option("--jurisdiction", "jurisdictions", multiple=True, help="Restrict to a jurisdiction (repeatable)."),
-        click.option("--group", "groups", multiple=True,
-                     help="ACL groups to search (repeatable), besides public chunks. With --user: only narrows the "
-                          "user's verified groups (default: all of them). As the admin: the groups to view as "
-                          "(none: public only)."),
-        click.option("--doc-id", "doc_ids", multiple=True, help="Restrict to documents (repeatable)."),
-        click.option("--doc-type", "doc_types", multiple=True, help="Restrict to document types (repeatable)."),
-        click.option("--language", "languages", multiple=True, help="Restrict to languages: en, it (repeatable)."),
-        click.option("-k", "k", type=int, default=10, show_default=True, help="Hits to return (1-200)."),
-        click.option("--mode", type=click.Choice(MODES), default="hybrid", show_default=True),
-        click.option("--fusion", type=click.Choice(FUSIONS), default="normalization", show_default=True,
-                     help="normalization: normalization-processor, min-max, weighted mean (measured best); "
-                          "rrf: score-ranker-processor, reciprocal rank fusion."),
-        click.option("--weights", default="0.3,0.7", show_default=True,
-                     help="normalization: BM25,k-NN weights summing to 1."),
-        click.option("--rank-constant", type=int, default=60, show_default=True, help="RRF rank constant (>= 1)."),
-        click.option("--routing", type=click.Choice(ROUTINGS), default="auto", show_default=True,
-                     help="Rank documents first (title, parties, summary) and restrict (filter) or boost chunks "
-                          "to them; auto filters unless the query cites a section."),
-        click.option("--routing-docs", type=int, default=3, show_default=True,
-                     help="Documents kept by routing (1-100)."),
-        click.option("--routing-prior", type=float, default=None,
-                     help="Added to the fused score of the chunks of the first routed document (less for the "
-                          "next ones): the document the question names comes first. Default 0.5 (measured, "
-                          "docs/results.md); 0 turns it off."),
-        click.option("--routing-names", type=click.Choice(["only", "first", "off"]), default=None,
-                     help="Documents the question names by a word written like a name that few documents carry "
-                          "in their title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA "
-                          "with Kestrel'; never 'Does' or 'our'): the only ones routed (default, measured: "
-                          "docs/results.md), routed before the others, or not looked for."),
-        click.option("--focus-named/--no-focus-named", "focus_named", default=None,
-                     help="When the question names one document ('Consider Seeed's NDA; does it allow copies?'), "
-                          "search inside it without the clause that names it ('does it allow copies?'). Default "
-                          "on (measured: docs/results.md, round 4)."),
-        click.option("--routing-languages/--no-routing-languages", "routing_languages", default=None,
-                     help="In a corpus of several languages, rank documents by BM25 within each language (their "
-                          "scores are not comparable across languages) and by k-NN across them. Default on "
-                          "(measured: docs/results.md, round 6)."),
-        click.option("--current-prior", type=float, default=None,
-                     help="With no --as-of: taken off the fused score of a chunk whose text is not in force today "
-                          "(superseded, or not yet in force), so today's text of a section ranks first; the other "
-                          "versions are still found, and a warning names them. Default 0.5; 0 turns it off."),
-        click.option("--title-weight", type=float, default=None,
-                     help="Share of the clause-title list: the question's topic ('which law governs it') matched "
-                          "against clause headings in English and Italian. Default 0.3 (measured); 0 turns it off."),
-        click.option("--rerank", type=click.Choice(RERANKERS), default="off", show_default=True,
-                     help="Second stage over the fused shortlist: e5 (offline multilingual bi-encoder), clause "
-                          "(the index's embedder on the clause alone, without the document summary), e5+clause "
-                          "(the clause scored by e5 and by the index's embedder, equal shares) or a cross-encoder you provide with --rerank-model. Blend it "
-                          "with the fused order through --rerank-weight."),
-        click.option("--rerank-model", default=None, help="Local directory (or loadable name) of a CrossEncoder."),
-        click.option("--rerank-depth", type=click.IntRange(1, 500), default=None,
-                     help="How many fused candidates the reranker reorders (default 50); the rest keep their order."),
-        click.option("--rerank-weight", type=click.FloatRange(0.0, 1.0, min_open=True), default=None,
-                     help="The reranker's share of the order: 1 (default) orders by the reranker alone; 0.4 blends "
-                          "0.4 x its score with 0.6 x the fused score, each min-max normalised over the shortlist."),
-        click.option("--rerank-neighbours", type=click.FloatRange(0.0, 1.0), default=None,
-                     help="After a reranker, each hit gains this share of the best score among its neighbours in "
-                          "the shortlist (the chunks right before and after it): answers run over adjacent "
-                          "clauses. Default 0."),
-        click.option("--rerank-threshold", type=float, default=None,
-                     help="Drop hits the reranker scores below this; none left -> not_found."),
-        click.option("--xrefs/--no-xrefs", "expand_xrefs", default=True, show_default=True,
-                     help="Fetch the clauses the hits point to."),
-        click.option("--definitions", "expand_definitions", is_flag=True,
-                     help="Also fetch the definitions of terms the hits use."),
-        click.option("--xref-limit", "expand_limit", type=int, default=None,
-                     help="At most N clauses added after each hit by --xrefs / --definitions."),
-        click.option("--xrefs-at", "expand_placement", type=click.Choice(PLACEMENTS), default="end",
-                     show_default=True,
-                     help="Where the added clauses go: after the k retrieved hits (the first k places stay the "
-                          "ranking; each added clause's via names the hit that cites it) or right after that hit."),
-        click.option("--embedding", type=click.Choice(EMBEDDINGS), default="python", show_default=True,
-                     help="Where the question is embedded: in this process, or inside OpenSearch by the index's "
-                          "remote model (`neural` sub-queries, as the stored templates do; needs `legalsearch "
-                          "pipelines install`)."),
-    ]
-    for option in reversed(options):
-        f = option(f)
-    return f
-
-
 def user_option(f):
     return click.option(
         "--user", "end_user", default=None, metavar="NAME",
@@ -689,16 +595,22 @@ def _for_user(client, name: str | None):
 
 
 def _request(client, query: str, options: dict):
-    """The one SearchRequest of a command line (a bad option is bad usage: exit 2, one line)."""
+    """The one SearchRequest of a command line: its profile, then --set, then the options given by
+    name (a bad option or profile is bad usage: exit 2, one line)."""
+    from legalsearch.query import profiles
+
+    options = dict(options)
+    profile, pairs = options.pop("profile", None), options.pop("set_options", ())
     try:
-        return client.request(query, **options)
-    except QueryError as e:
+        return client.request(query, profile=profile, overrides=profiles.parse_assignments(pairs),
+                              **options_given(options))
+    except (QueryError, ConfigError) as e:
         raise click.UsageError(str(e)) from e
 
 
 @main.command()
 @click.argument("query")
-@search_options
+@request_options
 @user_option
 @json_option
 @click.pass_obj
@@ -746,14 +658,22 @@ def _render_search(r) -> str:
 
 @main.command()
 @click.argument("query")
-@search_options
-@click.option("--depth", type=int, default=100, show_default=True, help="Rank each list within its top N.")
+@request_options
 @user_option
 @json_option
 @click.pass_obj
-def explain(client, query: str, depth: int, as_json: bool, end_user: str | None, **options) -> None:
-    """Why each hit ranks where it does: its rank in the BM25, k-NN and identifier lists and its
-    fused score, for the same plan `search` runs (routing included).
+def explain(client, query: str, as_json: bool, end_user: str | None, **options) -> None:
+    """Why each hit ranks where it does, for the same plan and fused query `search` runs (routing
+    included), in the engine's words: per list (bm25, knn, identifier, title) the sub-query's raw
+    score and the score the fusion pipeline normalized it to, the combination and the fused score,
+    read from OpenSearch's `hybrid_score_explanation`; then what our code adds after fusion (the
+    routing and current-text priors) and the passages expansion appends.
+
+    Each --json hit has fused_score (what search ranks by), engine_score (the pipeline's fused
+    score), explained_score (the same query's score under explain=true, which may differ by about
+    1e-4), priors {routing, current}, scores {list: {raw, normalized, explanation} or null},
+    unlabelled and bm25_explanation; the result adds combination, normalization, explain_pipeline
+    and expanded. The engine explains the fused query itself; no list is ranked on its own.
 
     Example:
 
@@ -762,7 +682,7 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
     from legalsearch.query.explain import render
 
     client = _for_user(client, end_user)
-    result = client.explain(_request(client, query, options), depth=depth)
+    result = client.explain(_request(client, query, options))
     if as_json:
         _echo_json(result)
     else:
@@ -771,14 +691,15 @@ def explain(client, query: str, depth: int, as_json: bool, end_user: str | None,
 
 @main.command()
 @click.argument("query")
-@search_options
+@request_options
 @click.option("--budget", type=int, default=8000, show_default=True,
               help="Characters of document text the context may hold.")
 @click.option("--attach/--no-attach", default=True, show_default=True,
               help="Add the clauses the passages cite and the definitions of the terms they use.")
+@user_option
 @json_option
 @click.pass_obj
-def context(client, query: str, budget: int, attach: bool, as_json: bool, **options) -> None:
+def context(client, query: str, budget: int, attach: bool, as_json: bool, end_user: str | None, **options) -> None:
     """Context for an LLM prompt: the best passages for QUERY within --budget characters, with the
     same filters as search. Overlapping hits are deduplicated, adjacent clauses merged, and the
     clauses they cite and the definitions of the terms they use attached; every piece carries
@@ -790,6 +711,7 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, **opti
     """
     if budget < 1:
         raise click.UsageError("--budget must be at least 1 character")
+    client = _for_user(client, end_user)
     result = client.context(_request(client, query, options), budget=budget, attach=attach)
     if as_json:
         click.echo(result.model_dump_json(indent=2))
@@ -799,6 +721,61 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, **opti
         return
     click.echo(result.prompt)
     click.echo(f"\n-- {len(result.pieces)} pieces, {result.used_chars} of {result.budget} characters", err=True)
+
+
+# --------------------------------------------------------------------------- profiles
+
+
+@main.group(cls=_Group)
+def profiles() -> None:
+    """Named presets of the search options (`search --profile NAME`, `profile=` in Python, "profile"
+    in an evaluation configuration). Each states its baseline and the options it changes; the rest
+    are the request model's defaults (`search --help-all` lists every option)."""
+
+
+@profiles.command("list")
+@json_option
+def profiles_list(as_json: bool) -> None:
+    """The shipped profiles: name, version, baseline and the options each sets.
+
+    Example:
+
+        legalsearch profiles list
+    """
+    from legalsearch.query import profiles as presets
+
+    rows = [presets.load(name) for name in presets.names()]
+    if as_json:
+        _echo_json([row.model_dump() for row in rows])
+        return
+    for row in rows:
+        sets = ", ".join(f"{k}={json.dumps(v)}" for k, v in row.set.items()) or "(the defaults)"
+        click.echo(f"{row.name} v{row.version}" + (f" (extends {row.extends})" if row.extends else "") + f": {sets}")
+
+
+@profiles.command("show")
+@click.argument("name")
+@json_option
+def profiles_show(name: str, as_json: bool) -> None:
+    """Every search option as NAME sets it (a shipped profile or a profile file): the options it
+    changes from the model defaults are marked with *.
+
+    Example:
+
+        legalsearch profiles show rescore
+    """
+    from legalsearch.query import profiles as presets
+    from legalsearch.query.models import SearchRequest
+
+    profile = presets.load(name)
+    changed = presets.options(name)
+    effective = SearchRequest(query="-", **changed).flat()
+    if as_json:
+        _echo_json({"profile": profile.model_dump(), "options": effective})
+        return
+    click.echo(f"{profile.name} v{profile.version}: {profile.description}")
+    for key, value in effective.items():
+        click.echo(f"{'*' if key in changed else ' '} {key} = {json.dumps(value, default=str)}")
 
 
 # --------------------------------------------------------------------------- models
@@ -1023,24 +1000,28 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
               help="Score a deterministic half (stratified by class and language): study the failures of dev, "
                    "report held-out as questions nobody looked at.")
+@click.option("--stat-test", type=click.Choice(["t-test", "randomization"]), default="t-test", show_default=True,
+              help="Paired test of each configuration's hit@5 / hit@10 / MRR against the first one (p-values in "
+                   "the table and significance.json) when several are compared.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
 def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
-              overrides, split, out_dir, quiet, as_json) -> None:
+              overrides, split, stat_test, out_dir, quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
-    hit@5, hit@10, MRR and first-correct rank by query type and language (and by failure class
-    when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
-    version violations.
+    hit@5, hit@10, MRR, nDCG@10 and first-correct rank by query type and language (and by failure
+    class when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
+    version violations; with several configurations, the paired p-value of each one's difference
+    from the first.
 
     Example:
 
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
     """
     from legalsearch.evaluation.compare import gold_configs, gold_matrix
-    from legalsearch.evaluation.gold import load_gold, split_gold
+    from legalsearch.evaluation.gold import compare_gold, load_gold, split_gold
     from legalsearch.evaluation.report import gold_class_table_markdown, gold_table_markdown
     from legalsearch.evaluation.runner import load_config
 
@@ -1057,7 +1038,10 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
                              progress=not quiet, extra=extra)
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
-    table = gold_table_markdown(scores)
+    significance = compare_gold(scores, test=stat_test)
+    if significance:
+        (out_dir / "significance.json").write_text(json.dumps(significance, indent=2) + "\n")
+    table = gold_table_markdown(scores, significance)
     for metric in ("hit@5", "hit@10", "mrr"):
         by_class = gold_class_table_markdown(scores, metric)
         if by_class:

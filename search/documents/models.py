@@ -15,7 +15,7 @@ import dataclasses
 import logging
 import re
 from datetime import date
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, field_validator, model_validator
 
@@ -25,7 +25,12 @@ Any other value (judgment, guidance, regulation, memo, policy, ...) is kept as a
 _DOC_TYPE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _warned_doc_types: set[str] = set()
 log = logging.getLogger(__name__)
-LANGUAGES = ("en", "it")
+Language = Literal["en", "it", "fr", "de", "es", "pt", "nl"]
+"""What a document's language may be (ISO 639-1). English and Italian have their own analyzers and
+parsing rules; the others are recognised so that a French or German document is not called English,
+and are read with the English rules (both analyzers index every text; a non-English document makes
+`--embedder auto` choose the multilingual model)."""
+LANGUAGES: tuple[str, ...] = get_args(Language)
 NODE_KINDS = (
     "document", "part", "chapter", "article", "section", "clause", "paragraph", "comma",
     "schedule", "recitals", "definitions", "preamble", "signature", "heading",
@@ -50,7 +55,7 @@ class DocumentMeta(BaseModel):
     doc_id: str
     title: str
     doc_type: str = "other"
-    language: Literal["en", "it"] = "en"
+    language: Language = "en"
     jurisdiction: str | None = None
     version: str = "1"
     valid_from: date | None = None

@@ -57,8 +57,8 @@ def search_pipeline_body(query_model_id: str) -> dict:
     """Three lists (BM25, k-NN, identifier) with the weights `pipeline_for` gives a query that
     cites a section; the templates always send three (`match_none` when none is cited)."""
     defaults = SearchRequest(query="-")
-    _, body = fusion.pipeline_for("normalization", defaults.rank_constant, defaults.normalization,
-                                  defaults.weights, ("bm25", "knn", "identifier"))
+    _, body = fusion.pipeline_for("normalization", defaults.fusion.rank_constant, defaults.experimental.normalization,
+                                  defaults.fusion.weights, ("bm25", "knn", "identifier"))
     return {**body, "description": body["description"] + "; query model " + query_model_id,
             "request_processors": [_enricher(query_model_id)]}
 

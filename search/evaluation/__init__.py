@@ -28,8 +28,8 @@ from legalsearch.evaluation.metrics import (
     drm,
     evaluate_query,
     first_relevant_rank,
-    hit_at,
-    reciprocal_rank,
+    paired_p_value,
+    rank_metrics,
 )
 from legalsearch.evaluation.report import gold_table_markdown, plot_metric_vs_k, table_markdown, write_results
 from legalsearch.evaluation.runner import (
@@ -65,14 +65,14 @@ __all__ = [
     "evaluate_query",
     "first_relevant_rank",
     "gold_table_markdown",
-    "hit_at",
     "load_benchmark",
     "load_config",
     "load_configs",
     "load_gold",
     "normalize_section",
     "plot_metric_vs_k",
-    "reciprocal_rank",
+    "paired_p_value",
+    "rank_metrics",
     "run_gold",
     "run_legalbench",
     "score_gold",

@@ -23,12 +23,13 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any, Literal
 
-from legalsearch.evaluation.metrics import EvaluationError, first_relevant_rank, hit_at, reciprocal_rank
+from legalsearch.evaluation.metrics import EvaluationError, first_relevant_rank, paired_p_value, rank_metrics
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 QueryType = Literal["identifier", "conceptual", "date-sensitive", "cross-reference"]
 Language = Literal["en", "it"]
 DEFAULT_HIT_KS: tuple[int, ...] = (5, 10)
+NDCG_K = 10
 
 _SECTION_PREFIX = re.compile(
     r"^\s*(?:articolo|article|art\b\.?|section|sec\b\.?|clause|cl\.|s\.|§+)\s*", re.IGNORECASE
@@ -198,12 +199,31 @@ def _is_xref(hit: Mapping[str, Any]) -> bool:
     return str(hit.get("via") or "retrieval").startswith("xref:")
 
 
+def _judged_ids(hits: Sequence[Mapping[str, Any]], expected: Sequence[PassageRef]) -> list[str]:
+    """The hits as a TREC run: a hit that is expected passage j (the first of those it matches
+    that no better-ranked hit already was) gets the id ``expected:j``, any other hit
+    ``hit:<position>``. A second hit of the same passage is then not relevant again, so nDCG
+    rewards finding each expected passage once; hit@k and MRR depend only on the first
+    correct hit, as they always did."""
+    ids: list[str] = []
+    claimed: set[int] = set()
+    for position, hit in enumerate(hits):
+        j = next((j for j, p in enumerate(expected) if j not in claimed and p.matches(hit)), None)
+        if j is None:
+            ids.append(f"hit:{position}")
+        else:
+            claimed.add(j)
+            ids.append(f"expected:{j}")
+    return ids
+
+
 def _summary(rows: Sequence[dict[str, Any]], hit_ks: Sequence[int]) -> dict[str, Any]:
     scored = [r for r in rows if r["scored"]]
     out: dict[str, Any] = {"n": len(rows), "n_scored": len(scored)}
     for k in hit_ks:
         out[f"hit@{k}"] = fmean(r[f"hit@{k}"] for r in scored) if scored else None
     out["mrr"] = fmean(r["rr"] for r in scored) if scored else None
+    out[f"ndcg@{NDCG_K}"] = fmean(r[f"ndcg@{NDCG_K}"] for r in scored) if scored else None
     found = [r["first_rank"] for r in scored if r["first_rank"] is not None]
     out["found"] = len(found)
     out["mean_first_rank"] = fmean(found) if found else None
@@ -230,30 +250,32 @@ def score_gold(
 
     Returns:
         ``overall`` / ``by_type`` / ``by_language`` (and, when items carry a ``[class:...]``
-        tag, ``by_class`` / ``by_class_language``) summaries (n, n_scored, hit@k, mrr, found,
-        mean_first_rank, must_not_violations), ``xref`` (expected, found, recall: found anywhere
+        tag, ``by_class`` / ``by_class_language``) summaries (n, n_scored, hit@k, mrr, ndcg@10,
+        found, mean_first_rank, must_not_violations), ``xref`` (expected, found, recall: found anywhere
         in the hits; recall_via_expansion: found with via "xref:..."), ``must_not``
         (violations count and each one listed), ``missing_results`` and ``per_item`` rows.
         Ranks are 1-based positions in the rank-sorted hit list after the xref filter. Items
-        with no ``expected`` passage (must_not only) are left out of hit@k / MRR.
+        with no ``expected`` passage (must_not only) are left out of hit@k / MRR / nDCG.
+        hit@k, MRR and nDCG@10 are computed by ir-measures (:func:`metrics.rank_metrics`) on the
+        hits as a TREC run (see :func:`_judged_ids`); nDCG counts each expected passage once.
     """
     per_item: list[dict[str, Any]] = []
     violations: list[dict[str, Any]] = []
     xref_expected = xref_found = xref_via = 0
     missing = [item.id for item in items if item.id not in results]
+    qrels: dict[str, list[str]] = {}
+    run: dict[str, list[str]] = {}
     for item in items:
         hits = _ranked(results.get(item.id, ()))
         scored_hits = [h for h in hits if include_xref_hits or not _is_xref(h)]
-        positions = list(range(len(scored_hits)))
-        correct = {i for i, h in enumerate(scored_hits) if any(p.matches(h) for p in item.expected)}
+        run[item.id] = _judged_ids(scored_hits, item.expected)
+        qrels[item.id] = [f"expected:{j}" for j in range(len(item.expected))]
         row: dict[str, Any] = {"id": item.id, "type": item.type, "language": item.language,
                                "class": item_class(item)}
         row["scored"] = bool(item.expected)
-        for k in hit_ks:
-            row[f"hit@{k}"] = hit_at(positions, correct, k)
-        rank = first_relevant_rank(positions, correct)
-        row["first_rank"] = rank
-        row["rr"] = reciprocal_rank(positions, correct)
+        row.update({f"hit@{k}": 0.0 for k in hit_ks})  # filled in below, from ir-measures
+        row["first_rank"] = first_relevant_rank(run[item.id], set(qrels[item.id]))
+        row["rr"] = row[f"ndcg@{NDCG_K}"] = 0.0
         row["xrefs_found"] = [
             f"{x.doc_id}#{x.section}" for x in item.expected_xrefs if any(x.matches(h) for h in hits)
         ]
@@ -275,6 +297,13 @@ def score_gold(
         ]
         violations.extend(row["violations"])
         per_item.append(row)
+    ranked = rank_metrics(qrels, run, hit_ks, NDCG_K)
+    for row in per_item:
+        scores = ranked.get(row["id"], {})  # must_not-only items: nothing to find, zeros as before
+        for k in hit_ks:
+            row[f"hit@{k}"] = scores.get(f"hit@{k}", 0.0)
+        row["rr"] = scores.get("rr", 0.0)
+        row[f"ndcg@{NDCG_K}"] = scores.get(f"ndcg@{NDCG_K}", 0.0)
 
     def grouped(key: Callable[[dict[str, Any]], str]) -> dict[str, dict[str, Any]]:
         groups: dict[str, list[dict[str, Any]]] = {}
@@ -299,3 +328,44 @@ def score_gold(
         "missing_results": missing,
         "per_item": per_item,
     }
+
+
+COMPARED_METRICS = ("hit@5", "hit@10", "rr")
+"""The per-question measures whose differences :func:`compare_gold` tests ("rr" averages to MRR)."""
+
+
+def compare_gold(scores: Mapping[str, Mapping[str, Any]], baseline: str | None = None,
+                 metrics: Sequence[str] = COMPARED_METRICS, test: str = "t-test") -> dict[str, dict[str, Any]]:
+    """Paired significance of each configuration's difference from a baseline, question by question.
+
+    Args:
+        scores: configuration name -> :func:`score_gold` output (its ``per_item`` rows are paired by id).
+        baseline: the configuration the others are compared with (default: the first).
+        metrics: per-item measures to test.
+        test: "t-test" or "randomization" (see :func:`metrics.paired_p_value`).
+
+    Returns:
+        configuration name (the baseline excluded) -> {"baseline", "test", "n" (questions scored
+        in both), and per metric the p-value (None below two questions)}.
+    """
+    if not scores:
+        return {}
+    baseline = baseline if baseline is not None else next(iter(scores))
+    if baseline not in scores:
+        raise EvaluationError(f"baseline {baseline!r} is none of the configurations: {', '.join(scores)}")
+
+    def scored(name: str) -> dict[str, Mapping[str, Any]]:
+        return {r["id"]: r for r in scores[name].get("per_item", ()) if r.get("scored")}
+
+    base = scored(baseline)
+    out: dict[str, dict[str, Any]] = {}
+    for name in scores:
+        if name == baseline:
+            continue
+        other = scored(name)
+        ids = [i for i in base if i in other]
+        row: dict[str, Any] = {"baseline": baseline, "test": test, "n": len(ids)}
+        for metric in metrics:
+            row[metric] = paired_p_value([other[i][metric] for i in ids], [base[i][metric] for i in ids], test)
+        out[name] = row
+    return out

@@ -83,9 +83,8 @@ class OpenSearchRetriever:
 
     def request(self, query: str, k: int) -> SearchRequest:
         c = self.config
-        return SearchRequest(
-            **c.request_fields(), query=query, index=self.index, k=k, expand_xrefs=False,
-        )
+        return SearchRequest(**{**c.request_fields(), "query": query, "index": self.index, "k": k,
+                                "expand_xrefs": False})
 
     def retrieve(self, query: str, k: int) -> list[Span]:
         response = self.service.search(self.request(query, k), write_log=False)
@@ -131,7 +130,7 @@ class GoldServiceSearcher:
         self.base = base or {}
 
     def search(self, item: GoldItem, k: int) -> list[dict[str, Any]]:
-        req = SearchRequest(query=item.query, index=self.index, k=k, as_of=item.as_of,
-                            groups=tuple(item.groups or ()), **self.base)
+        req = SearchRequest(**{**self.base, "query": item.query, "index": self.index, "k": k, "as_of": item.as_of,
+                               "groups": tuple(item.groups or ())})
         response = self.service.search(req, write_log=False)
         return [h.model_dump(mode="json") for h in response.hits]

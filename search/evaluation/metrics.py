@@ -1,6 +1,10 @@
 """Retrieval metrics: LegalBench-RAG character-level precision / recall, DRM, and hit-based
 metrics for gold sets. Pure functions over plain typed records; nothing here does I/O.
 
+The ranked-list measures (hit@k, MRR, nDCG) come from ir-measures (trec_eval underneath), and the
+paired significance tests from scipy.stats; the character-level measures, which no IR library
+has, are computed here.
+
 Definitions follow the LegalBench-RAG reference code (Pipitone & Alami, 2024) and the SAC
 paper (Reuter et al., 2025). Where the reference code is silent or has changed over time,
 the choice made here is written down in the function's docstring:
@@ -16,7 +20,7 @@ the choice made here is written down in the function's docstring:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
@@ -217,13 +221,82 @@ def first_relevant_rank(ranked_ids: Sequence[object], relevant_ids: Collection[o
     return None
 
 
-def hit_at(ranked_ids: Sequence[object], relevant_ids: Collection[object], k: int) -> float:
-    """1.0 when a relevant id is among the first k, else 0.0."""
-    rank = first_relevant_rank(ranked_ids[:k], relevant_ids)
-    return 0.0 if rank is None else 1.0
+RANK_MEASURES = ("hit", "rr", "ndcg")
+"""The ranked-list measures of :func:`rank_metrics`, as ir-measures names them: Success@k, RR, nDCG@k."""
 
 
-def reciprocal_rank(ranked_ids: Sequence[object], relevant_ids: Collection[object]) -> float:
-    """1 / rank of the first relevant id; 0.0 when none is retrieved."""
-    rank = first_relevant_rank(ranked_ids, relevant_ids)
-    return 0.0 if rank is None else 1.0 / rank
+def rank_metrics(
+    qrels: Mapping[str, Collection[str]],
+    run: Mapping[str, Sequence[str]],
+    hit_ks: Sequence[int] = (5, 10),
+    ndcg_k: int = 10,
+) -> dict[str, dict[str, float]]:
+    """``hit@k`` (ir-measures' Success@k), ``rr`` (RR) and ``ndcg@<ndcg_k>`` (nDCG@k) of every
+    query of ``qrels``, computed by ir-measures through trec_eval (pytrec_eval).
+
+    Args:
+        qrels: query id -> its relevant ids (binary relevance). A query with none is not scored
+            (left out of the result), as trec_eval does.
+        run: query id -> retrieved ids, best first, each once.
+        hit_ks: cut-offs for hit@k.
+        ndcg_k: cut-off for nDCG.
+
+    Returns:
+        query id -> {"hit@5": ..., "rr": ..., "ndcg@10": ...} for every query with a relevant id.
+        A query the run lacks or leaves empty scores 0.0 on every measure (trec_eval would skip
+        it, which would raise the mean).
+
+    Raises:
+        EvaluationError: a run lists an id twice (trec_eval would keep one, silently), or a cut-off < 1.
+    """
+    import ir_measures
+    from ir_measures import RR, Qrel, ScoredDoc, Success, nDCG
+
+    if any(k < 1 for k in (*hit_ks, ndcg_k)):
+        raise EvaluationError(f"every cut-off must be >= 1, got hit_ks={list(hit_ks)}, ndcg_k={ndcg_k}")
+    measures = {Success @ k: f"hit@{k}" for k in hit_ks} | {RR: "rr", nDCG @ ndcg_k: f"ndcg@{ndcg_k}"}
+    judged = {qid: list(ids) for qid, ids in qrels.items() if ids}
+    out = {qid: dict.fromkeys(measures.values(), 0.0) for qid in judged}
+    trec_qrels = [Qrel(qid, doc, 1) for qid, ids in judged.items() for doc in ids]
+    trec_run = []
+    for qid, ids in run.items():
+        if len(set(ids)) != len(ids):
+            raise EvaluationError(f"run of query {qid!r} lists an id twice: {list(ids)}")
+        if qid in judged:
+            # trec_eval orders by score (ties by id): distinct descending scores keep the list's order
+            trec_run += [ScoredDoc(qid, doc, float(len(ids) - i)) for i, doc in enumerate(ids)]
+    if trec_run:
+        for metric in ir_measures.pytrec_eval.iter_calc(list(measures), trec_qrels, trec_run):
+            out[metric.query_id][measures[metric.measure]] = float(metric.value)
+    return out
+
+
+PAIRED_TESTS = ("t-test", "randomization")
+
+
+def paired_p_value(a: Sequence[float], b: Sequence[float], test: str = "t-test", *, seed: int = 13,
+                   resamples: int = 10_000) -> float | None:
+    """Two-sided p-value that two configurations' per-query scores (same queries, same order)
+    differ: a paired t-test (scipy.stats.ttest_rel) or a paired randomization test
+    (scipy.stats.permutation_test with permutation_type="samples", ``resamples`` draws from
+    ``seed``), the two that Smucker et al. (CIKM 2007) found to agree for IR metrics.
+
+    Returns 1.0 when every pair is equal (no difference to test), None for fewer than two queries.
+    """
+    from scipy import stats
+
+    if test not in PAIRED_TESTS:
+        raise EvaluationError(f"unknown paired test {test!r}; choose one of: {', '.join(PAIRED_TESTS)}")
+    if len(a) != len(b):
+        raise EvaluationError(f"paired scores differ in length: {len(a)} and {len(b)}")
+    if len(a) < 2:
+        return None
+    if all(x == y for x, y in zip(a, b, strict=True)):
+        return 1.0
+    if test == "t-test":
+        return float(stats.ttest_rel(a, b).pvalue)
+    result = stats.permutation_test(
+        (list(a), list(b)), lambda x, y: fmean(x) - fmean(y), permutation_type="samples",
+        n_resamples=resamples, alternative="two-sided", random_state=seed,
+    )
+    return float(result.pvalue)

@@ -144,21 +144,37 @@ def write_jsonl(rows: Iterable[Mapping[str, Any]], path: Path) -> Path:
     return path
 
 
-def gold_table_markdown(gold_results: Mapping[str, Mapping[str, Any]]) -> str:
-    """One row per configuration from :func:`score_gold` outputs: hit@5, hit@10, MRR (%),
-    hit@10 per query type, xref recall and must_not violations."""
+def _p(value: float | None) -> str:
+    return "–" if value is None else ("<0.001" if value < 0.001 else f"{value:.3f}")
+
+
+def gold_table_markdown(gold_results: Mapping[str, Mapping[str, Any]],
+                        significance: Mapping[str, Mapping[str, Any]] | None = None) -> str:
+    """One row per configuration from :func:`score_gold` outputs: hit@5, hit@10, MRR, nDCG@10 (%),
+    hit@10 per query type, xref recall and must_not violations; with ``significance``
+    (:func:`gold.compare_gold`) also the paired p-values of hit@5 / hit@10 / MRR against its
+    baseline (the baseline's own row shows "baseline")."""
     types = sorted({t for scores in gold_results.values() for t in scores.get("by_type", {})})
-    header = ["config", "n", "hit@5", "hit@10", "MRR"] + [f"hit@10 {t}" for t in types]
+    header = ["config", "n", "hit@5", "hit@10", "MRR", "nDCG@10"] + [f"hit@10 {t}" for t in types]
     header += ["xref recall", "must_not violations"]
+    baselines = {row["baseline"] for row in (significance or {}).values()}
+    if significance:
+        test = next(iter(significance.values()))["test"]
+        header += [f"p hit@5 ({test})", "p hit@10", "p MRR"]
     lines = [_row(header), _row(["---"] + ["---:"] * (len(header) - 1))]
     for name, scores in gold_results.items():
         overall = scores.get("overall", {})
         by_type = scores.get("by_type", {})
         cells = [name, str(overall.get("n", 0))]
-        cells += [_pct(overall.get(m)) for m in ("hit@5", "hit@10", "mrr")]
+        cells += [_pct(overall.get(m)) for m in ("hit@5", "hit@10", "mrr", "ndcg@10")]
         cells += [_pct(by_type.get(t, {}).get("hit@10")) for t in types]
         cells.append(_pct(scores.get("xref", {}).get("recall")))
         cells.append(str(scores.get("must_not", {}).get("violations", 0)))
+        if significance:
+            if name in significance:
+                cells += [_p(significance[name].get(m)) for m in ("hit@5", "hit@10", "rr")]
+            else:
+                cells += ["baseline" if name in baselines else "–", "", ""]
         lines.append(_row(cells))
     return "\n".join(lines) + "\n"
 

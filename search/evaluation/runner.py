@@ -30,7 +30,8 @@ from legalsearch.evaluation.metrics import (
     evaluate_query,
     with_mean_over_k,
 )
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from legalsearch.query import profiles
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from tqdm import tqdm
 
 AVERAGE = "average"
@@ -137,45 +138,32 @@ def run_gold(
 
 
 class EvalConfig(BaseModel):
-    """One retrieval configuration to compare (``evaluation/configs/<name>.json``)."""
+    """One retrieval configuration to compare (``evaluation/configs/<name>.json``): what is indexed
+    (chunker, summarizer, embedder, ...) and how it is searched, stated as a profile (the baseline,
+    legalsearch.query.profiles) and the options it changes (``set``, by flat request name)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
     name: str = Field(min_length=1)
     description: str = ""
-    chunker: Literal["recursive", "structural"]
+    chunker: Literal["recursive", "structural"] = "structural"
     chunk_size: int | None = Field(None, gt=0, description="None: derived from the embedder window")
-    summarizer: str | None = None
-    mode: Literal["knn", "bm25", "hybrid"]
-    fusion: Literal["rrf", "normalization"] = "rrf"
-    weights: tuple[float, float] = (0.5, 0.5)
-    title_weight: float = Field(0.0, ge=0.0, lt=1.0)
-    rank_constant: int = Field(60, ge=1)
-    routing: Literal["off", "filter", "boost", "auto"] = "off"
-    routing_docs: int = Field(3, ge=1)
-    routing_prior: float = Field(0.0, ge=0.0)
-    routing_weights: tuple[float, float] | None = None
-    routing_knn: int = Field(3, ge=1)
-    routing_topics: bool = False
-    routing_names: Literal["off", "first", "only"] = "off"
-    focus_named: bool = False
-    rerank: Literal["e5", "clause", "e5+clause", "cross-encoder"] | None = None
-    rerank_depth: int = Field(50, ge=1)
-    rerank_weight: float = Field(1.0, gt=0.0, le=1.0)
-    rerank_neighbours: float = Field(0.0, ge=0.0, le=1.0)
+    summarizer: str | None = Field("title-fingerprint", description="None: no summary")
     embedder: str = "minilm"
     embed_parts: tuple[Literal["summary", "heading", "text"], ...] | None = Field(
         None, min_length=1, description="what each chunk's vector and embedded_text hold; None: the ingest default")
+    profile: str = Field(profiles.DEFAULT_PROFILE, description="the search baseline: a profile name or file")
+    overrides: dict[str, Any] = Field(default_factory=dict, alias="set",
+                                      description="search options changed from the profile, by flat name")
 
-
-    def search_fields(self) -> dict[str, Any]:
-        """The query-side fields, by their SearchRequest names (every field but the index ones,
-        the label and `rerank`, whose "none" is spelled None here and "off" there)."""
-        skip = {*INDEX_FIELDS, "name", "description", "rerank", "rerank_depth"}
-        return {f: getattr(self, f) for f in type(self).model_fields if f not in skip}
+    @model_validator(mode="after")
+    def _valid_search(self) -> EvalConfig:
+        profiles.options(self.profile)
+        profiles.check_options(self.overrides, f"config {self.name!r}")
+        return self
 
     def request_fields(self) -> dict[str, Any]:
-        """Every SearchRequest field the configuration sets: `search_fields` plus the reranker."""
-        return {**self.search_fields(), "rerank": self.rerank or "off", "rerank_depth": self.rerank_depth}
+        """The search options this configuration runs with: its profile's, then its own (flat names)."""
+        return {**profiles.options(self.profile), **self.overrides}
 
 
 INDEX_FIELDS: tuple[str, ...] = ("chunker", "chunk_size", "summarizer", "embedder", "embed_parts")

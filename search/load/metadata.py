@@ -14,12 +14,11 @@ from typing import Any
 
 from legalsearch.documents.errors import MetadataError
 from legalsearch.documents.models import DocumentMeta
+from legalsearch.load.language import detect_language
 from pydantic import ValidationError
 
 SIDECAR_SUFFIX = ".meta.json"
 
-_EN_STOP = frozenset("the of and to in is that for shall be by this with or any as are on such".split())
-_IT_STOP = frozenset("il di e che la del della per non in le un una dei delle alla al gli sono".split())
 _DOC_TYPE_RULES = (
     ("nda", re.compile(r"(?i)\bnon[- ]disclosure agreement\b|\bconfidentiality agreement\b|\bNDA\b"
                        r"|\baccordo di riservatezza\b")),
@@ -133,11 +132,8 @@ def infer_metadata(text: str, path: str | Path) -> dict[str, Any]:
 
 
 def infer_language(text: str) -> str:
-    """"it" or "en", by counting frequent function words in the first 20,000 characters."""
-    words = re.findall(r"[a-zàèéìòù]+", text[:20_000].lower())
-    english = sum(1 for w in words if w in _EN_STOP)
-    italian = sum(1 for w in words if w in _IT_STOP)
-    return "it" if italian > english else "en"
+    """The text's language (ISO 639-1, one of `documents.models.LANGUAGES`; see `load.language`)."""
+    return detect_language(text)
 
 
 def infer_doc_type(text: str) -> str:

@@ -1,83 +1,188 @@
-"""`legalsearch explain`: each hit's rank in the BM25, k-NN and identifier lists and its fused score.
+"""`legalsearch explain`: why each hit ranks where it does, in the engine's words where it has them.
 
-The search is planned by `SearchService.plan`, as `search` plans it (routing included).
-OpenSearch 2.19.1's neural-search has no explanation processor for hybrid queries (the node
-answers "Invalid processor type explanation_response_processor"), so each sub-query is run on its
-own with the same filters to get its ranking; the BM25 list carries OpenSearch's own `_explanation`
-(top-level description and value). The fused score is the pipeline's, and for RRF the sum
-1/(rank_constant + rank) is recomputed from the lists so the two can be compared.
+The search is planned by `SearchService.plan`, as `search` plans it (routing included), and its
+fused query runs twice: as `search` runs it (the ranking and fused scores explained, identical to
+the search's), and with `explain=true` through the fusion pipeline plus neural-search's
+`hybrid_score_explanation` response processor (`fusion.explain_pipeline`, a pipeline of its own
+that no search names). From that run's `_explanation` each hit takes, per sub-query, its raw score
+and Lucene explanation, the normalized score the pipeline gave it (min-max, l2, or RRF's
+1/(rank_constant + rank)), the combination (technique and weights) and the fused score; nothing of
+the fusion is computed here.
+
+The engine cannot say what happens outside the fused query, so that stays ours: which documents
+routing restricted the search to and the words that named them, the question searched inside one
+named document (`focused`), the routing and current-text priors added to the fused score after
+fusion (`plan.apply_routing_prior` / `apply_current_prior`), and the cited clauses and definitions
+that cross-reference expansion appends.
+
+The processor lists a sub-query only where the hit's raw score is positive, and unlabelled; each
+sub-query of the explained run carries its list's name (`_name`), so the hit's `matched_queries`
+say which lists those are (in body order, as the processor writes them).
 """
 
 from __future__ import annotations
 
-from legalsearch.errors import QueryError
-from legalsearch.query import bodies
+import copy
+import dataclasses
+from typing import Any
+
+from legalsearch.query import expand
+from legalsearch.query.fusion import explain_pipeline
 from legalsearch.query.models import SearchRequest
+from legalsearch.query.plan import apply_current_prior, apply_routing_prior
 from legalsearch.query.service import SearchService
 
-LIST_NAMES = ("bm25", "knn", "identifier", "title")
-# each list is one search of `depth` hits (the BM25 one with explanations): OpenSearch refuses more
-# than index.max_result_window (10,000) with a raw "Result window is too large", and a thousand
-# ranks already shows where a hit stands
-MAX_DEPTH = 1000
+_FIELD_KEYED = ("knn", "neural")
+"""Queries written {type: {field: {...}}}: their `_name` goes inside the field's object."""
 
 
-def explain(service: SearchService, req: SearchRequest, depth: int = 100) -> dict:
-    """The search `req` describes, planned exactly as `legalsearch search` plans it, with each hit's
-    rank in every sub-query list (run alone, at `depth`, under the same filters)."""
-    if not 1 <= depth <= MAX_DEPTH:
-        raise QueryError(f"explain depth must be between 1 and {MAX_DEPTH} (got {depth}): each list is one search of "
-                         "that many hits")
+def named_body(body: dict, kinds: tuple[str, ...] | list[str]) -> dict:
+    """A copy of a search body whose sub-queries (one for a plain query) carry their list's name
+    (`_name`: "bm25", "knn", ...), so each hit says which of them it matched."""
+    named = copy.deepcopy(body)
+    query = named["query"]
+    subs = query["hybrid"]["queries"] if "hybrid" in query else [query]
+    for kind, sub in zip(kinds, subs, strict=True):
+        ((qtype, inner),) = sub.items()
+        if qtype in _FIELD_KEYED:
+            ((_, inner),) = inner.items()
+        inner["_name"] = kind
+    return named
+
+
+def _line(e: dict) -> str:
+    return f"{e['value']:.3f} = {e['description']}"
+
+
+def _technique(description: str) -> str:
+    """"min_max normalization of:" -> "min_max"; "rrf, rank_constant [60] normalization of:" -> "rrf, rank_constant [60]"."""
+    return description.removesuffix(":").removesuffix(" of").removesuffix(" normalization").strip()
+
+
+def parse_explanation(hit: dict, kinds: tuple[str, ...] | list[str]) -> dict:
+    """One hit's `_explanation` (of a run through `fusion.explain_pipeline`, or of a plain query)
+    read into: `explained_score` (the fused score it explains; the hit's `_score` where the
+    pipeline had no explanation processor), `combination` (the pipeline's
+    combination: technique and weights; None for a plain query), `normalization` (the technique,
+    e.g. "min_max" or "rrf, rank_constant [60]"), and `scores`: per list in `kinds`, None where
+    the hit did not match it, else {"raw", "normalized", "explanation"} (the sub-query's score,
+    the pipeline's normalized score, the sub-query's own explanation in one line).
+    `unlabelled` holds the explained sub-queries when the hit's `matched_queries` do not say
+    which lists they are (then `scores` are all None)."""
+    e = hit["_explanation"]
+    details = e.get("details") or []
+    result: dict[str, Any] = {"explained_score": e["value"], "combination": None, "normalization": None,
+                              "scores": dict.fromkeys(kinds), "unlabelled": []}
+    if len(kinds) == 1:  # a plain query: Lucene's explanation of the one list
+        result["scores"][kinds[0]] = {"raw": e["value"], "normalized": None, "explanation": _line(e)}
+        return result
+    fused = bool(details) and all("normalization" in d["description"] and d.get("details") for d in details)
+    if fused:
+        result["combination"] = e["description"].removesuffix(" combination of:")
+        result["normalization"] = _technique(details[0]["description"])
+        explained = [{"raw": d["details"][0]["value"], "normalized": d["value"],
+                      "explanation": _line(d["details"][0])} for d in details]
+    else:  # the query level alone ("combined score of:", valued at the best sub-query): one detail per
+        # sub-query, no normalization; the fused score is the hit's
+        result["explained_score"] = hit.get("_score", e["value"])
+        explained = [{"raw": d["value"], "normalized": None, "explanation": _line(d)} for d in details]
+        if len(explained) == len(kinds):
+            result["scores"] = {k: (x if x["raw"] > 0 else None) for k, x in zip(kinds, explained, strict=True)}
+            return result
+    matched = set(hit.get("matched_queries") or ())  # a list, or {name: score} with include_named_queries_score
+    listed = [k for k in kinds if k in matched]
+    if len(listed) == len(explained):
+        result["scores"].update(zip(listed, explained, strict=True))
+    else:
+        result["unlabelled"] = explained
+    return result
+
+
+def explain(service: SearchService, req: SearchRequest) -> dict:
+    """The search `req` describes, planned and fused exactly as `legalsearch search` fuses it,
+    with the engine's explanation of each hit's fused score and what our code added to it.
+    The engine explains the fused query itself; no list is ranked on its own."""
     plan = service.plan(req)
-    store = service.store
-    subs = bodies.sub_queries(plan.body)
-    names = list(plan.kinds)
+    kinds = list(plan.kinds)
+    # the fused list before the priors, as `search` gets it from the engine; then the priors
+    engine = service.run(dataclasses.replace(plan, prior=0.0, current=None))
+    routed = apply_routing_prior(engine, plan.routed, plan.prior)
+    final = apply_current_prior(routed, plan.current)
+    before = {src["chunk_id"]: score for src, score in engine}
+    after_routing = {src["chunk_id"]: score for src, score in routed}
 
-    ranks: dict[str, dict[str, int]] = {}
-    bm25_explanations: dict[str, str] = {}
-    for name, sub in zip(names, subs, strict=True):
-        explain_this = name == "bm25"
-        result = store.search(plan.index, {"size": depth, "_source": ["chunk_id"], "query": sub}, explain=explain_this)
-        for rank, hit in enumerate(result["hits"]["hits"], start=1):
-            ranks.setdefault(hit["_source"]["chunk_id"], {})[name] = rank
-            if explain_this and "_explanation" in hit:
-                e = hit["_explanation"]
-                bm25_explanations[hit["_source"]["chunk_id"]] = f"{e['value']:.3f} = {e['description']}"
+    # the same query, explained by the engine
+    explained_pipeline = None
+    if plan.pipeline:
+        explained_pipeline = service.pipelines.ensure(*explain_pipeline(*plan.pipeline))
+    result = service.store.search(plan.index, named_body(plan.body, kinds), pipeline=explained_pipeline, explain=True)
+    explanations = {h["_source"]["chunk_id"]: parse_explanation(h, kinds) for h in result["hits"]["hits"]}
 
-    fused = service.run(plan, {**plan.body, "size": req.k})
+    top = final[: req.k]
     rows = []
-    for rank, (src, score) in enumerate(fused, start=1):
-        list_ranks = ranks.get(src["chunk_id"], {})
-        row = {
+    combination = normalization = None
+    for rank, (src, score) in enumerate(top, start=1):
+        cid = src["chunk_id"]
+        why = explanations.get(cid)
+        if why and why["combination"]:
+            combination, normalization = why["combination"], why["normalization"]
+        scores = why["scores"] if why else dict.fromkeys(kinds)
+        bm25 = scores.get("bm25")
+        rows.append({
             "rank": rank,
-            "chunk_id": src["chunk_id"],
+            "chunk_id": cid,
             "section": src.get("section"),
             "doc_title": src.get("doc_title"),
             "version": src.get("version"),
             "fused_score": score,
-            "ranks": {name: list_ranks.get(name) for name in names},
-            "bm25_explanation": bm25_explanations.get(src["chunk_id"]),
-        }
-        if req.fusion == "rrf" and plan.pipeline:
-            # each sub-query of a hybrid query hands the fusion its top `size` hits only
-            row["rrf_by_hand"] = sum(1.0 / (req.rank_constant + r) for r in list_ranks.values() if r and r <= req.k)
-        rows.append(row)
-    return {"query": req.query, "pipeline": plan.pipeline[0] if plan.pipeline else None, "lists": names,
-            "depth": depth, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
-            "routed_docs": list(plan.routed), "named_by": list(plan.named_by), "focused": plan.focused, "hits": rows}
+            "engine_score": before[cid],
+            "explained_score": why["explained_score"] if why else None,
+            "priors": {"routing": after_routing[cid] - before[cid], "current": score - after_routing[cid]},
+            "scores": scores,
+            "unlabelled": why["unlabelled"] if why else [],
+            "bm25_explanation": bm25["explanation"] if bm25 else None,
+        })
+    expansion = expand.expand(service.store, plan.index, [src for src, _ in top], plan.filters,
+                              xrefs=req.expansion.xrefs, definitions=req.expansion.definitions,
+                              limit=req.expansion.limit, placement=req.expansion.placement)
+    expanded = [{"chunk_id": src["chunk_id"], "via": via, "section": src.get("section"),
+                 "doc_title": src.get("doc_title"), "version": src.get("version")}
+                for src, via in expansion.ordered if via != "retrieval"]
+    return {"query": req.query, "pipeline": plan.pipeline[0] if plan.pipeline else None,
+            "explain_pipeline": explained_pipeline, "lists": kinds, "combination": combination,
+            "normalization": normalization, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
+            "routed_docs": list(plan.routed), "named_by": list(plan.named_by), "focused": plan.focused,
+            "hits": rows, "expanded": expanded}
+
+
+def _cell(score: dict | None) -> str:
+    if score is None:
+        return "-"
+    if score["normalized"] is None:
+        return f"{score['raw']:.3f}"
+    return f"{score['raw']:.3f}>{score['normalized']:.4f}"
 
 
 def render(result: dict) -> str:
     lists = result["lists"]
-    head = f"{'#':>3}  {'fused':>8}  " + "  ".join(f"{n:>10}" for n in lists) + "  hit"
-    lines = [f"query: {result['query']}  (pipeline {result['pipeline']}; ranks within the top {result['depth']})", head]
+    fusion = ""
+    if result.get("combination"):
+        fusion = f"; {result['normalization']} normalization, {result['combination']} combination"
+    head = f"{'#':>3}  {'fused':>8}  {'engine':>8}  {'priors':>7}  " + "  ".join(f"{n:>16}" for n in lists) + "  hit"
+    lines = [f"query: {result['query']}  (pipeline {result['pipeline']}{fusion})"]
     if result.get("routed_docs"):
         named = f" (named by: {', '.join(result['named_by'])})" if result.get("named_by") else ""
-        lines.insert(1, "routed to: " + ", ".join(result["routed_docs"]) + named)
+        lines.append("routed to: " + ", ".join(result["routed_docs"]) + named)
     if result.get("focused"):
-        lines.insert(2, f"searched inside it as: {result['focused']}")
+        lines.append(f"searched inside it as: {result['focused']}")
+    lines.append("per list: the sub-query's raw score > the pipeline's normalized score (- not matched)")
+    lines.append(head)
     for row in result["hits"]:
-        ranks = "  ".join(f"{row['ranks'][n] if row['ranks'][n] else '-':>10}" for n in lists)
-        lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {ranks}  {row['chunk_id']} "
-                     f"(§ {row['section'] or '-'}, {row['doc_title']} v{row['version']})")
+        cells = "  ".join(f"{_cell(row['scores'].get(n)):>16}" for n in lists)
+        engine = f"{row['engine_score']:>8.5f}"
+        priors = sum(row["priors"].values())
+        lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {engine}  {priors:>+7.3f}  {cells}  "
+                     f"{row['chunk_id']} (§ {row['section'] or '-'}, {row['doc_title']} v{row['version']})")
+    for row in result.get("expanded") or []:
+        lines.append(f"  + {row['chunk_id']} (via {row['via']}; § {row['section'] or '-'}, {row['doc_title']})")
     return "\n".join(lines)

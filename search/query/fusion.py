@@ -5,8 +5,10 @@ Names carry a version so a changed definition never silently alters a running de
 - `legalsearch-norm-v1-<technique>-<w_bm25>-<w_knn>[-<w_identifier>]`: normalization-processor,
   min_max or l2, arithmetic mean with one weight per sub-query (weights sum to 1). The default:
   min-max, BM25 0.3 / k-NN 0.7, and 0.5 for the exact section-label list when a query cites one
-  (measured best, docs/results.md).
+  (the best of the weights compared on LegalBench-RAG and the gold sets).
 - `legalsearch-rrf-v1-k<rank_constant>`: score-ranker-processor, reciprocal rank fusion.
+- `<either name>-explain`: the same fusion plus neural-search's `hybrid_score_explanation` response
+  processor, which `legalsearch explain` runs (with `explain=true`) and no search does.
 """
 
 from __future__ import annotations
@@ -60,6 +62,23 @@ def normalization_pipeline_body(technique: str = "min_max", weights: tuple[float
                 }
             }
         ],
+    }
+
+
+EXPLANATION_PROCESSOR = "hybrid_score_explanation"
+"""neural-search's response processor (2.19+) that writes, into each hit's `_explanation` of a
+hybrid query run with `explain=true`, the combination, each sub-query's normalized score and the
+sub-query's own Lucene explanation."""
+
+
+def explain_pipeline(name: str, body: dict) -> tuple[str, dict]:
+    """(name, body) of the pipeline that explains the fusion pipeline `name` / `body`: the same
+    phase-results processor plus `hybrid_score_explanation`, under a name of its own, so a search
+    that names `name` never runs the explanation (nor pays for it)."""
+    return f"{name}-explain", {
+        **body,
+        "description": f"{body.get('description', name)}; explained (hybrid_score_explanation)",
+        "response_processors": [{EXPLANATION_PROCESSOR: {}}],
     }
 
 

@@ -20,24 +20,24 @@ def record(req: SearchRequest, response: SearchResponse, timestamp: str, user: s
     caller's groups narrowed the requested ones), `groups_requested` what the request asked for and
     `groups_dropped` the requested groups the caller does not hold: an auditor sees an attempt to
     widen, not only its narrowed result."""
-    applied = list(req.groups if groups is None else groups)
+    applied = list(req.filters.groups if groups is None else groups)
     return {
         "timestamp": timestamp,
         "user": user,
         "index": req.index,
         "query": req.query,
         "mode": req.mode,
-        "fusion": req.fusion if req.mode == "hybrid" else None,
-        "rerank": req.rerank,
-        "routing": req.routing != "off",
-        "as_of": req.as_of.isoformat() if req.as_of else None,
-        "jurisdiction": list(req.jurisdictions),
+        "fusion": req.fusion.technique if req.mode == "hybrid" else None,
+        "rerank": req.rerank.method,
+        "routing": req.routing.mode != "off",
+        "as_of": req.filters.as_of.isoformat() if req.filters.as_of else None,
+        "jurisdiction": list(req.filters.jurisdictions),
         "groups": applied,
-        "groups_requested": list(req.groups),
-        "groups_dropped": sorted(set(req.groups) - set(applied)),
-        "doc_ids": list(req.doc_ids),
-        "doc_types": list(req.doc_types),
-        "language": list(req.languages),
+        "groups_requested": list(req.filters.groups),
+        "groups_dropped": sorted(set(req.filters.groups) - set(applied)),
+        "doc_ids": list(req.filters.doc_ids),
+        "doc_types": list(req.filters.doc_types),
+        "language": list(req.filters.languages),
         "identifiers": response.identifiers,
         "k": req.k,
         "hit_count": len(response.hits),

@@ -1,14 +1,21 @@
-"""The query side's boundary records: what a caller asks (`SearchRequest`, built once from the
-CLI options or the Python API's keywords) and what comes back (`SearchResponse`, the CLI's
-`--json` contract). The choices offered by the CLI come from the constants here."""
+"""The query side's boundary records: what a caller asks (`SearchRequest`) and what comes back
+(`SearchResponse`, the CLI's `--json` contract).
+
+`SearchRequest` is the one definition of a search. Its options are grouped (filters, fusion,
+routing, rerank, expansion); each option is declared once here, with its default, bounds and
+description, and every surface derives from it: the Python API's keywords, the CLI options of
+`search` / `context` / `explain` (legalsearch.cli.options), the profiles (legalsearch.query.profiles),
+the evaluation configurations and the generated docs. Each option also has a flat name (`routing_docs`,
+`rerank_depth`, `expand_xrefs`, ...): flat keyword arguments and `--set key=value` use it.
+"""
 
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Annotated, Literal, get_args
+from typing import Annotated, Any, Literal, get_args
 
 from legalsearch.query.fusion import DEFAULT_RANK_CONSTANT
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, field_validator, model_validator
 
 Mode = Literal["hybrid", "bm25", "knn"]
 Fusion = Literal["rrf", "normalization"]
@@ -17,7 +24,7 @@ RoutingNames = Literal["off", "first", "only"]
 Routing = Literal["off", "filter", "boost", "auto"]
 Rerank = Literal["off", "e5", "clause", "e5+clause", "cross-encoder"]
 Embedding = Literal["python", "engine"]
-Placement = Literal["end", "inline"]  # where cross-referenced clauses go (search.query.expand)
+Placement = Literal["end", "inline"]  # where cross-referenced clauses go (legalsearch.query.expand)
 MODES: tuple[str, ...] = get_args(Mode)
 FUSIONS: tuple[str, ...] = get_args(Fusion)
 ROUTINGS: tuple[str, ...] = get_args(Routing)
@@ -30,99 +37,217 @@ PLACEMENTS: tuple[str, ...] = get_args(Placement)
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
 
 
-class Filters(BaseModel):
+def option(default: Any, description: str, *, flat: str | None = None, cli: str | None = None,
+           everyday: bool = False, metavar: str | None = None, **bounds: Any) -> Any:
+    """A request option: a pydantic Field whose extra keys tell the surfaces how to show it.
+
+    Args:
+        default: the default (the only place it is written).
+        description: what it does, as `--help`, the OpenAPI schema and docs/python.md show it.
+        flat: its flat name (keyword argument, `--set` key, profile key) when it is not the field's own.
+        cli: the CLI flag(s) ("--doc-id", "--xrefs/--no-xrefs"); None: `--<flat name with hyphens>`.
+        everyday: shown by `search --help` (the others only by `--help-all`).
+        metavar: the placeholder the CLI shows.
+        **bounds: pydantic constraints (ge, le, ...).
+    """
+    extra = {k: v for k, v in {"flat": flat, "cli": cli, "everyday": everyday or None,
+                                 "metavar": metavar}.items() if v is not None}
+    return Field(default, description=description, json_schema_extra=extra or None, **bounds)
+
+
+def _keywords(value):
+    if isinstance(value, str):
+        value = (value,)
+    return tuple(value or ())
+
+
+def _numbers(value):
+    # "0.3,0.7" as typed on the command line or in --set
+    if isinstance(value, str):
+        try:
+            return tuple(float(x) for x in value.split(",") if x.strip())
+        except ValueError as e:
+            raise ValueError(f"expected comma-separated numbers, got {value!r}") from e
+    return value
+
+
+Keywords = Annotated[tuple[str, ...], BeforeValidator(_keywords)]
+
+
+class Options(BaseModel):
+    """A group of request options: frozen, unknown keys refused."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Filters(Options):
     """What narrows the candidates: the same clauses sit inside every sub-query, the routing
     search and every expansion. `doc_keys` is set by document routing, never by a caller."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    as_of: Day = option(None, "Matter date: only text valid on that date (valid_from <= date < valid_to).",
+                        cli="--as-of", everyday=True, metavar="YYYY-MM-DD")
+    jurisdictions: Keywords = option((), "Only these jurisdictions (e.g. UK, IT).", cli="--jurisdiction",
+                                     everyday=True, metavar="J")
+    doc_ids: Keywords = option((), "Only these documents (their doc_id).", cli="--doc-id", everyday=True,
+                               metavar="ID")
+    doc_types: Keywords = option((), "Only these document types (nda, contract, statute, privacy_policy, ...).",
+                                 cli="--doc-type", everyday=True, metavar="TYPE")
+    languages: Keywords = option((), "Only these languages (en, it).", cli="--language", everyday=True,
+                                 metavar="LANG")
+    groups: Keywords = option(
+        (), "ACL groups whose restricted text is searched besides public text. For a verified user (--user) it "
+        "can only narrow the user's own groups (default: all of them); as the admin, the groups to view as "
+        "(none: public text only).", cli="--group", everyday=True, metavar="GROUP")
+    doc_keys: tuple[str, ...] = Field((), description="Set by document routing: the documents searched.")
 
-    as_of: Day = None
-    jurisdictions: tuple[str, ...] = ()
-    doc_ids: tuple[str, ...] = ()
-    doc_types: tuple[str, ...] = ()
-    languages: tuple[str, ...] = ()
-    groups: tuple[str, ...] = ()
-    doc_keys: tuple[str, ...] = ()
+    @field_validator("doc_types", mode="after")
+    @classmethod
+    def _doc_type_keywords(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        # doc_types are stored as lower-case keywords (open types included): "Judgment" finds them
+        return tuple("_".join(str(v).strip().lower().split()) for v in value)
 
 
-REQUEST_FILTERS = tuple(name for name in Filters.model_fields if name != "doc_keys")
-"""The filter fields a request carries (the same names in both models)."""
+class FusionOptions(Options):
+    """How the BM25, k-NN, identifier and clause-title lists become one ranking, and the priors
+    applied to the fused scores."""
+
+    technique: Fusion = option(
+        "normalization", "normalization: the normalization-processor (min-max, weighted arithmetic mean); rrf: "
+        "the score-ranker-processor (reciprocal rank fusion). Normalization weighting k-NN 0.7 / BM25 0.3 ranks "
+        "better on LegalBench-RAG and the gold sets; OpenSearch 2.19 refuses RRF weights.", flat="fusion")
+    rank_constant: int = option(DEFAULT_RANK_CONSTANT, "The RRF rank constant (also used by document routing).",
+                                ge=1)
+    weights: Annotated[tuple[float, ...], BeforeValidator(_numbers)] = option(
+        (0.3, 0.7), "Normalization: the BM25 and k-NN weights (summing to 1), e.g. 0.3,0.7.", metavar="BM25,KNN")
+    title_weight: float = option(
+        0.3, "Share of the clause-title list: the question's topic ('which law governs it') matched against "
+        "clause headings in English and Italian; 0 turns it off. The stored templates leave it out.",
+        ge=0.0, lt=1.0)
+    current_prior: float = option(
+        0.5, "With no as_of: taken off the fused score of a chunk whose text is not in force today (valid_to on "
+        "or before it, or valid_from after it), so today's text of a section ranks first; the other versions are "
+        "still found, and a warning names them. 0 turns it off.", ge=0.0, le=10.0)
+
+
+class RoutingOptions(Options):
+    """Document routing: rank documents first (title, parties, summary, profile), then restrict or
+    boost the chunk search to them."""
+
+    mode: Routing = option(
+        "auto", "filter: search only the routed documents; boost: rank their chunks higher; auto: filter, "
+        "unless the question cites a section (then only the documents it names); off: no routing.",
+        flat="routing")
+    docs: int = option(3, "Documents routing keeps.", flat="routing_docs", ge=1, le=100)
+    prior: float = option(
+        0.5, "Added to the fused score of the chunks of the first routed document (less for the next ones), so "
+        "the document the question names comes first; 0 turns it off.", flat="routing_prior", ge=0.0, le=10.0)
+    languages: bool = option(
+        True, "In a corpus of several languages, rank documents by BM25 within each language (their scores are "
+        "not comparable across languages) and by k-NN across them.", flat="routing_languages")
+    names: RoutingNames = option(
+        "only", "Documents the question names by a word written like a name that few documents carry in their "
+        "title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA with Kestrel'; never "
+        "'Does' or 'our'): the only ones routed ('only'), routed before the others ('first'), or not looked "
+        "for ('off').", flat="routing_names")
+    focus_named: bool = option(
+        True, "When the question names one document ('Consider Seeed's NDA; does it allow copies?'), search "
+        "inside it without the clause that names it ('does it allow copies?').", flat="focus_named")
+
+
+class RerankOptions(Options):
+    """The optional second stage over the fused shortlist."""
+
+    method: Rerank = option(
+        "off", "e5 (offline multilingual bi-encoder), clause (the index's embedder on the clause alone, without "
+        "the document summary), e5+clause (both, equal shares), cross-encoder (a model you provide with "
+        "rerank_model), or off. `--profile rescore` is the tuned setting.", flat="rerank", cli="--rerank",
+        everyday=True)
+    model: str | None = option(None, "Local directory (or loadable name) of a CrossEncoder.", flat="rerank_model",
+                               metavar="PATH")
+    depth: int = option(50, "How many fused candidates the reranker reorders; the rest keep their order.",
+                        flat="rerank_depth", ge=1, le=500)
+    weight: float = option(
+        1.0, "The reranker's share of the order over the shortlist: 1 orders by the reranker alone; 0.4 blends "
+        "0.4 x its score with 0.6 x the fused score (each min-max normalised).", flat="rerank_weight", gt=0.0,
+        le=1.0)
+    neighbours: float = option(
+        0.0, "After a reranker, each hit gains this share of the best score among its neighbours in the "
+        "shortlist (the chunks right before and after it in its document).", flat="rerank_neighbours", ge=0.0,
+        le=1.0)
+    threshold: float | None = option(None, "Drop hits the reranker scores below this; none left: not_found.",
+                                     flat="rerank_threshold")
+
+
+class ExpansionOptions(Options):
+    """Cross-reference expansion: the clauses the hits point to, fetched under the same filters."""
+
+    xrefs: bool = option(True, "Fetch the clauses the hits cite.", flat="expand_xrefs", cli="--xrefs/--no-xrefs")
+    definitions: bool = option(False, "Also fetch the definitions of the defined terms the hits use.",
+                               flat="expand_definitions", cli="--definitions/--no-definitions")
+    limit: int | None = option(None, "At most N chunks added after each hit.", flat="expand_limit",
+                               cli="--xref-limit", ge=0, le=100)
+    placement: Placement = option(
+        "end", "Where the added clauses go: after the k retrieved hits ('end': the first k places stay the "
+        "ranking) or right after the hit that cites each ('inline').", flat="expand_placement", cli="--xrefs-at")
+
+
+class ExperimentalOptions(Options):
+    """Options no profile or shipped configuration uses: kept for experiments, shown only by
+    `--help-all`, and free to change or go."""
+
+    normalization: Normalization = option("min_max", "The normalization technique of the fusion pipeline "
+                                          "(min_max or l2); the priors apply to min_max only.")
+    candidates: int | None = option(
+        None, "Candidates each sub-query fetches (default: enough for k, the reranker and the priors).", ge=1,
+        le=1000)
+    routing_weights: Annotated[tuple[float, float] | None, BeforeValidator(_numbers)] = option(
+        None, "BM25,k-NN weights of the document ranking (min-max); unset: reciprocal rank fusion.",
+        metavar="BM25,KNN")
+    routing_knn: int = option(3, "Documents the k-NN list of routing ranks.", ge=1, le=1000)
+    routing_topics: bool = option(False, "Also match the question's clause topics against document outlines.")
+
+
+GROUPS: dict[str, type[Options]] = {
+    "filters": Filters, "fusion": FusionOptions, "routing": RoutingOptions, "rerank": RerankOptions,
+    "expansion": ExpansionOptions, "experimental": ExperimentalOptions,
+}
+"""The request's option groups, by field name."""
+
+INTERNAL: frozenset[tuple[str, str]] = frozenset({("filters", "doc_keys")})
+"""Options no caller sets (routing sets them at plan time)."""
 
 
 class SearchRequest(BaseModel):
-    """One search, as the CLI options and the Python API name it (field names = option names)."""
+    """One search: the question, where to search, how many hits, and the option groups.
+
+    Flat keyword arguments keep working and mean the same: `SearchRequest(query=q, as_of="2026-01-01",
+    routing_docs=5, rerank="e5")` is `SearchRequest(query=q, filters={"as_of": ...}, routing={"docs": 5},
+    rerank={"method": "e5"})`. `flat()` gives every option by its flat name.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    query: str
-    index: str = "legalsearch"
-    k: int = Field(10, ge=1, le=200)
-    mode: Mode = "hybrid"
-    # Measured default (docs/results.md): min-max normalization weighting k-NN 0.7 / BM25 0.3 beat
-    # equal-weight RRF on LegalBench and on the gold set; OpenSearch 2.19 rejects RRF weights.
-    fusion: Fusion = "normalization"
-    rank_constant: int = Field(DEFAULT_RANK_CONSTANT, ge=1)
-    normalization: Normalization = "min_max"
-    weights: tuple[float, ...] = (0.3, 0.7)
-    # Measured defaults (docs/results.md, "Round 2"): the clause-title list at 0.3 and the routing
-    # prior at 0.5 together raise precision and recall on LegalBench and hold DRM under 10 %, and
-    # lift both gold sets. The stored templates render these two as 0 (search.query.templates).
-    title_weight: float = Field(0.3, ge=0.0, lt=1.0,
-                                description="share of the clause-title list (question topic -> clause headings, EN/IT)")
-    as_of: Day = None
-    jurisdictions: tuple[str, ...] = ()
-    doc_ids: tuple[str, ...] = ()
-    doc_types: tuple[str, ...] = ()
-    languages: tuple[str, ...] = ()
-    groups: tuple[str, ...] = ()
-    routing: Routing = "auto"
-    routing_docs: int = Field(3, ge=1, le=100)
-    routing_prior: float = Field(0.5, ge=0.0, le=10.0,
-                                 description="added to the fused score of the chunks of higher-routed documents")
-    # not tuned: the routing prior's size, in the same min-max units (docs/results.md, round 6)
-    current_prior: float = Field(
-        0.5, ge=0.0, le=10.0, description="with no as_of: taken off the fused score of a chunk whose text is not "
-        "in force today (valid_to on or before it, or valid_from after it), so the text in force ranks first; 0 "
-        "turns it off")
-    routing_weights: tuple[float, float] | None = Field(
-        None, description="BM25 / k-NN weights of the document ranking (min-max); None: reciprocal rank fusion")
-    routing_knn: int = Field(3, ge=1, le=1000, description="documents the k-NN list of routing ranks")
-    routing_topics: bool = Field(False, description="match the question's clause topics against document outlines")
-    routing_languages: bool = Field(
-        True, description="in a corpus of several languages, rank documents by BM25 within each language (one list "
-        "per language; their scores are not comparable) and by k-NN across them")
-    # "only" measured best (docs/results.md, round 3): ContractNLI over 95 look-alike NDAs DRM
-    # 52.95 -> 0.00, and on LegalBench's referenced scope P / R / DRM all improve
-    routing_names: RoutingNames = Field(
-        "only", description="documents the question names by a rare word written like a name, found in their "
-        "title, parties, summary, opening or profile: "
-        "routed first ('first'), the only ones routed ('only'), or not looked for ('off')")
-    # measured (docs/results.md, round 4): LegalBench recall 54.18 -> 57.25 and precision 9.75 -> 10.31,
-    # DRM unchanged; the round-2 gold set unchanged (its questions rarely name in a clause of their own)
-    focus_named: bool = Field(
-        True, description="when the question names one document (routing_names 'only'), search inside it "
-        "without the clauses that name it ('Consider Seeed's NDA; does it allow copies?' -> "
-        "'does it allow copies?')")
-    rerank: Rerank = "off"
-    rerank_model: str | None = None
-    rerank_depth: int = Field(50, ge=1, le=500)
-    rerank_weight: float = Field(
-        1.0, gt=0.0, le=1.0, description="the reranker's share of the order over the shortlist: 1 orders by the "
-        "reranker alone; below 1 blends its score with the fused score (each min-max normalised)")
-    rerank_neighbours: float = Field(
-        0.0, ge=0.0, le=1.0, description="after a reranker: each hit gains this share of the best score among "
-        "its neighbours in the shortlist (the chunks right before and after it in its document)")
-    rerank_threshold: float | None = None
-    expand_xrefs: bool = True
-    expand_definitions: bool = False
-    expand_limit: int | None = Field(None, ge=0, le=100, description="at most N chunks added after each hit")
-    expand_placement: Placement = Field(
-        "end", description="where the added clauses go: after the k retrieved hits ('end': the first k places "
-        "stay the ranking) or right after the hit that cites each ('inline')")
-    candidates: int | None = Field(None, ge=1, le=1000)
-    # Where the question is embedded: in this process ("python"), or inside OpenSearch by the
-    # index's remote query model ("engine": `neural` sub-queries; `legalsearch pipelines install`).
-    embedding: Embedding = "python"
+    query: str = Field(description="The question, in plain words or citing a section ('clause 14.3').")
+    index: str = option("legalsearch", "The index (alias) to search; the client's default index (LEGALSEARCH_INDEX) "
+                        "when not given.", cli="--index", everyday=True, metavar="NAME")
+    k: int = option(10, "Hits to return.", cli="-k", everyday=True, metavar="N", ge=1, le=200)
+    mode: Mode = option("hybrid", "hybrid: BM25 + k-NN fused inside OpenSearch; bm25 or knn alone.")
+    embedding: Embedding = option(
+        "python", "Where the question is embedded: in this process, or inside OpenSearch by the index's remote "
+        "model ('engine': `neural` sub-queries, as the stored templates do; needs `legalsearch pipelines install`).")
+    filters: Filters = Filters()
+    fusion: FusionOptions = FusionOptions()
+    routing: RoutingOptions = RoutingOptions()
+    rerank: RerankOptions = RerankOptions()
+    expansion: ExpansionOptions = ExpansionOptions()
+    experimental: ExperimentalOptions = ExperimentalOptions()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _nest_flat_names(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        return nest(data)
 
     @field_validator("query")
     @classmethod
@@ -131,29 +256,85 @@ class SearchRequest(BaseModel):
             raise ValueError("the query is empty")
         return v
 
-    @field_validator("doc_types", mode="before")
+    @field_validator("filters")
     @classmethod
-    def _doc_type_keywords(cls, value):
-        # doc_types are stored as lower-case keywords (open types included): "Judgment" finds them
-        if isinstance(value, str):
-            value = (value,)
-        return tuple("_".join(str(v).strip().lower().split()) for v in value or ())
+    def _no_doc_keys(cls, v: Filters) -> Filters:
+        if v.doc_keys:
+            raise ValueError("filters.doc_keys is set by document routing, not by a caller (use doc_ids)")
+        return v
 
-    @field_validator("weights", "routing_weights", mode="before")
-    @classmethod
-    def _weights(cls, value):
-        # "0.3,0.7" as typed on the command line
-        if isinstance(value, str):
-            try:
-                return tuple(float(x) for x in value.split(",") if x.strip())
-            except ValueError as e:
-                raise ValueError(f"expected comma-separated numbers, got {value!r}") from e
-        return value
+    def flat(self) -> dict[str, Any]:
+        """Every option by its flat name (query and internal options left out)."""
+        out: dict[str, Any] = {name: getattr(self, name) for name in TOP_LEVEL}
+        for (group, field), flat_name in _FLAT_OF.items():
+            out[flat_name] = getattr(getattr(self, group), field)
+        return out
 
-    @property
-    def filters(self) -> Filters:
-        """The request's filters (routing adds `doc_keys` to a copy at plan time)."""
-        return Filters(**{name: getattr(self, name) for name in REQUEST_FILTERS})
+    def replace(self, **options: Any) -> SearchRequest:
+        """A copy with some options changed (flat or grouped names), validated again."""
+        return SearchRequest.model_validate({**self.flat(), "query": self.query, **options})
+
+
+TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding")
+"""The options that sit on the request itself, outside any group."""
+
+
+def _flat_names() -> dict[tuple[str, str], str]:
+    out = {}
+    for group, model in GROUPS.items():
+        for field, info in model.model_fields.items():
+            if (group, field) in INTERNAL:
+                continue
+            extra = info.json_schema_extra or {}
+            out[(group, field)] = extra.get("flat", field)
+    return out
+
+
+_FLAT_OF: dict[tuple[str, str], str] = _flat_names()
+FLAT: dict[str, tuple[str, str]] = {flat: path for path, flat in _FLAT_OF.items()}
+"""Flat option name -> (group, field): `routing_docs` -> ("routing", "docs")."""
+assert len(FLAT) == len(_FLAT_OF), "two options share a flat name"
+
+REQUEST_FILTERS = tuple(field for (group, field) in _FLAT_OF if group == "filters")
+"""The filter fields a request carries (the same names flat and in `Filters`)."""
+
+
+def nest(options: dict[str, Any]) -> dict[str, Any]:
+    """Flat option names (and dotted ones: "routing.docs") moved into their groups; grouped values
+    (dicts or option models) merged with them. Unknown names are left for validation to refuse.
+
+    Raises:
+        ValueError: a group given both as a value and through its options in a conflicting way.
+    """
+    out: dict[str, Any] = {}
+    grouped: dict[str, dict[str, Any]] = {}
+    for key, value in options.items():
+        if key in GROUPS and isinstance(value, (dict, Options)):
+            base = value.model_dump(exclude_unset=True) if isinstance(value, Options) else dict(value)
+            grouped.setdefault(key, {}).update(base)
+        elif "." in key and key.split(".", 1)[0] in GROUPS:
+            group, field = key.split(".", 1)
+            grouped.setdefault(group, {})[field] = value
+        elif key in FLAT:
+            group, field = FLAT[key]
+            grouped.setdefault(group, {})[field] = value
+        else:
+            out[key] = value
+    for group, values in grouped.items():
+        out[group] = values
+    return out
+
+
+def option_fields() -> list[tuple[str, str | None, str, Any]]:
+    """Every caller-facing option: (flat name, group or None, field, pydantic FieldInfo), in
+    declaration order (top-level options first)."""
+    rows: list[tuple[str, str | None, str, Any]] = [(name, None, name, SearchRequest.model_fields[name])
+                                                    for name in TOP_LEVEL]
+    for group, model in GROUPS.items():
+        for field, info in model.model_fields.items():
+            if (group, field) not in INTERNAL:
+                rows.append((_FLAT_OF[(group, field)], group, field, info))
+    return rows
 
 
 class Hit(BaseModel):
@@ -204,3 +385,24 @@ CONTRACT_FIELDS = {
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }
 """What `legalsearch search --json` prints of a SearchResponse (the CLI output contract)."""
+
+
+def options_summary() -> str:
+    """The request options by group and flat name, for the API's docstrings (generated, so they
+    cannot miss one): "index, k, mode, embedding; filters: as_of, ...; fusion: ...".
+    """
+    by_group: dict[str, list[str]] = {}
+    for flat, group, _field, _info in option_fields():
+        by_group.setdefault(group or "request", []).append(flat)
+    return "; ".join(f"{group}: {', '.join(names)}" for group, names in by_group.items())
+
+
+def options_table() -> str:
+    """Every request option as a markdown table (flat name, group, default, description)."""
+    rows = ["| option | group | default | what it does |", "|---|---|---|---|"]
+    for flat, group, _field, info in option_fields():
+        default = info.get_default()
+        shown = "none" if default is None else ("()" if default == () else repr(default))
+        text = (info.description or "").replace("|", "\\|")
+        rows.append(f"| `{flat}` | {group or '-'} | `{shown}` | {text} |")
+    return "\n".join(rows)

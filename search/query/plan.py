@@ -103,7 +103,7 @@ def effective_routing(routing: str, refs) -> str:
 
 def needs_vector(req: SearchRequest) -> bool:
     """k-NN needs the query vector, and so does routing (it ranks documents by vector too)."""
-    return req.mode in ("hybrid", "knn") or req.routing != "off"
+    return req.mode in ("hybrid", "knn") or req.routing.mode != "off"
 
 
 def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
@@ -113,7 +113,7 @@ def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
     (twice its depth): the top of a longer fused list is steadier, and then the shortlist is the
     same whatever k asks for (59 of 60 LegalBench questions at k = 10 against k = 64, round 5). (The
     current-text prior re-sorts only what is fetched: the versions of one section come together.)"""
-    return max(req.k, req.candidates or 0, 2 * req.rerank_depth if req.rerank != "off" else 0,
+    return max(req.k, req.experimental.candidates or 0, 2 * req.rerank.depth if req.rerank.method != "off" else 0,
                min(2 * req.k, 400) if prior else 0)
 
 
@@ -125,7 +125,7 @@ def routing_prior(req: SearchRequest, routing: str, routed: tuple[str, ...]) -> 
     if not min_max_fused(req):
         return 0.0
     if routing == "prior" or (routing == "filter" and len(routed) > 1):
-        return req.routing_prior
+        return req.routing.prior
     return 0.0
 
 
@@ -152,7 +152,7 @@ def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...
 def min_max_fused(req: SearchRequest) -> bool:
     """Whether the fused scores are min-max units (hybrid, normalization fusion), where a prior of
     0.5 means half the score range."""
-    return req.mode == "hybrid" and req.fusion == "normalization" and req.normalization == "min_max"
+    return req.mode == "hybrid" and req.fusion.technique == "normalization" and req.experimental.normalization == "min_max"
 
 
 def _resorted(ranked: list[tuple[dict, float]], adjust) -> list[tuple[dict, float]]:
@@ -165,9 +165,9 @@ def current_prior(req: SearchRequest, today: str) -> tuple[str, float] | None:
     """(today, weight) when a search with no `as_of` should rank the text in force today above
     text that is not (`apply_current_prior`); None when the request gives a day (the filters then
     keep the versions in force on it), turns it off, or the scores are not min-max units."""
-    if req.as_of is not None or not req.current_prior or not min_max_fused(req):
+    if req.filters.as_of is not None or not req.fusion.current_prior or not min_max_fused(req):
         return None
-    return today, req.current_prior
+    return today, req.fusion.current_prior
 
 
 def not_in_force(source: dict, today: str) -> bool:

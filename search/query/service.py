@@ -125,7 +125,7 @@ class SearchService:
         chunks_index, docs_index, meta = self.target(req.index)
         refs = tuple(parse_identifiers(req.query))[:MAX_QUERY_REFS]
         # the caller's verified groups; a request's groups can only narrow them
-        filters = req.filters.model_copy(update={"groups": principal.restrict(req.groups)})
+        filters = req.filters.model_copy(update={"groups": principal.restrict(req.filters.groups)})
 
         vector = None
         model_id = engine_model(meta, req)
@@ -145,8 +145,8 @@ class SearchService:
         routed: tuple[str, ...] = ()
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
-        routing = effective_routing(req.routing, refs)
-        if routing == "off" and req.routing == "auto" and req.routing_names != "off" and written_like_names(req.query):
+        routing = effective_routing(req.routing.mode, refs)
+        if routing == "off" and req.routing.mode == "auto" and req.routing.names != "off" and written_like_names(req.query):
             # a cited section is looked for everywhere, unless the question names its document:
             # "articolo 13.2 licenza Kestrel" is article 13 of the Kestrel licence, not clause 13.2
             # of another contract; a name few documents carry is safer evidence than routing's
@@ -174,8 +174,8 @@ class SearchService:
         prior = routing_prior(req, routing, routed)
         focused = None
         # one named document only: where several are named, the naming clause is what ranks the
-        # right one's chunks first (LegalBench DRM 2.68 -> 9.75 when focused there too; round 4)
-        if req.focus_named and named_by and req.routing_names == "only" and routing == "filter" and len(routed) == 1:
+        # right one's chunks first (focusing there too sends questions to the wrong look-alike)
+        if req.routing.focus_named and named_by and req.routing.names == "only" and routing == "filter" and len(routed) == 1:
             focused = focus_question(req.query, named_by)
             if focused == req.query:
                 focused = None
@@ -185,7 +185,7 @@ class SearchService:
                     t = time.perf_counter()
                     vector = self.embedders.for_query(meta).embed_query(focused).tolist()
                     timings["embed_focused"] = _ms(t)
-        titles = lexicon.title_terms(focused or req.query) if req.title_weight > 0 else []
+        titles = lexicon.title_terms(focused or req.query) if req.fusion.title_weight > 0 else []
         size = candidate_size(req, prior)
         subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
                                      refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles)
@@ -193,8 +193,8 @@ class SearchService:
         body = bodies.body_of(req.mode, size, subs)
         pipeline = None
         if "hybrid" in body["query"]:
-            pipeline = pipeline_for(req.fusion, req.rank_constant, req.normalization, req.weights, kinds,
-                                    req.title_weight)
+            pipeline = pipeline_for(req.fusion.technique, req.fusion.rank_constant, req.experimental.normalization, req.fusion.weights, kinds,
+                                    req.fusion.title_weight)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()))
@@ -211,28 +211,28 @@ class SearchService:
         first words); `docs_index`: the registry of the generation searched; `refs`: the question's
         identifiers, whose labels name no document ("14.3" is in the opening of the amendment that
         changes clause 14.3, and in the question about clause 14.3 of the agreement)."""
-        titles = lexicon.title_terms(req.query) if req.routing_topics else []
+        titles = lexicon.title_terms(req.query) if req.experimental.routing_topics else []
         docs_index = docs_index or self.target(req.index)[1]
         # one BM25 list per language (bodies.routing_body) under rank fusion; the min-max weights of
         # `routing_weights` are for two lists
-        langs = self.doc_languages(docs_index) if req.routing_languages and not req.routing_weights else None
+        langs = self.doc_languages(docs_index) if req.routing.languages and not req.experimental.routing_weights else None
         # with a list per language, one routing place per other language: that language's best
         # document may take one, and the question's own language keeps `routing_docs`
-        size = req.routing_docs + (len(langs) - 1 if langs and len(langs) > 1 else 0)
-        body = bodies.routing_body(text or req.query, vector, filters, size, model_id, req.routing_knn,
+        size = req.routing.docs + (len(langs) - 1 if langs and len(langs) > 1 else 0)
+        body = bodies.routing_body(text or req.query, vector, filters, size, model_id, req.experimental.routing_knn,
                                    titles, langs)
-        if req.routing_weights and (vector is not None or model_id):
-            weights = tuple(req.routing_weights)
+        if req.experimental.routing_weights and (vector is not None or model_id):
+            weights = tuple(req.experimental.routing_weights)
             name = self.pipelines.ensure(normalization_pipeline_name("min_max", weights),
                                          normalization_pipeline_body("min_max", weights))
         else:
-            name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
+            name = self.pipelines.ensure(rrf_pipeline_name(req.fusion.rank_constant), rrf_pipeline_body(req.fusion.rank_constant))
         result = self.store.search(docs_index, body, pipeline=name)
         routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
-        if req.routing_names == "off":
+        if req.routing.names == "off":
             return routed, []
         words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
-        return merge_named(named, routed, size if not named else req.routing_docs, req.routing_names), \
+        return merge_named(named, routed, size if not named else req.routing.docs, req.routing.names), \
             words if named else []
 
     def doc_languages(self, docs_index: str) -> list[str]:
@@ -255,8 +255,8 @@ class SearchService:
                        docs_index: str, refs=()) -> tuple[list[str], list[str]]:
         """`named` (the labels of `refs` left out), with documents named alike put in the order of
         what the question asks of them (`by_topic`)."""
-        words, named = self.named(text, filters, docs_index, req.routing_docs, {r.label.lower() for r in refs})
-        if len(named) > 1 and req.routing_names == "only":
+        words, named = self.named(text, filters, docs_index, req.routing.docs, {r.label.lower() for r in refs})
+        if len(named) > 1 and req.routing.names == "only":
             named = self.by_topic(named, focus_question(text, words), vector, filters, model_id, docs_index, req)
         return words, named
 
@@ -269,9 +269,9 @@ class SearchService:
         match every one of them alike, so they cannot say which one is meant; the first gets the
         largest routing prior."""
         only = filters.model_copy(update={"doc_keys": tuple(named)})
-        titles = lexicon.title_terms(unnamed) if req.routing_topics else []
-        body = bodies.routing_body(unnamed, vector, only, len(named), model_id, req.routing_knn, titles)
-        name = self.pipelines.ensure(rrf_pipeline_name(req.rank_constant), rrf_pipeline_body(req.rank_constant))
+        titles = lexicon.title_terms(unnamed) if req.experimental.routing_topics else []
+        body = bodies.routing_body(unnamed, vector, only, len(named), model_id, req.experimental.routing_knn, titles)
+        name = self.pipelines.ensure(rrf_pipeline_name(req.fusion.rank_constant), rrf_pipeline_body(req.fusion.rank_constant))
         ranked = [h["_source"]["doc_key"] for h in self.store.search(docs_index, body, pipeline=name)["hits"]["hits"]]
         return list(dict.fromkeys([k for k in ranked if k in named] + named))
 
@@ -295,10 +295,10 @@ class SearchService:
         if not rare:
             return [], []
         # the documents that carry the most of the rare words (up to `size`, best first): "Kestrel"
-        # names the NDA and the licence alike, and the question may be about either (round-2 gold:
-        # keeping only those within half the best score lost 1.7 hit@10 points); "Birch First
-        # Global ... and Mount Knowledge" names the one contract that carries all of them, not
-        # another whose opening mentions "Knowledge" (LegalBench DRM 2.68 -> 1.23, round 4)
+        # names the NDA and the licence alike, and the question may be about either (keeping only
+        # those within half the best score loses right answers); "Birch First Global ... and Mount
+        # Knowledge" names the one contract that carries all of them, not another whose opening
+        # mentions "Knowledge"
         hits = self.store.search(docs_index, bodies.naming_body(rare, filters, size))["hits"]["hits"]
         most = bodies.names_carried(hits[0]["_score"]) if hits else 0
         named = [h["_source"]["doc_key"] for h in hits if bodies.names_carried(h["_score"]) >= most]
@@ -324,31 +324,31 @@ class SearchService:
         in `warnings`, when the question cites a section or clause of ours (its identifier list
         found the cited text; a reranker reading meaning only would move it down), and for the
         clause rescorers when the shortlist spans several documents: the clause alone says nothing
-        of which document it is in (round-2 gold set: access-control hit@10 100 -> 20 without this
-        rule), so they only choose between the clauses of one document."""
+        of which document it is in (across documents they prefer a look-alike's clause), so they only
+        choose between the clauses of one document."""
         sources = [source for source, _ in fused]
-        if req.rerank == "off" or not sources:
+        if req.rerank.method == "off" or not sources:
             return sources, {}, None
-        depth = req.rerank_depth
+        depth = req.rerank.depth
         cited = [f"{r.kind} {r.label}" for r in plan.refs if not r.external]
         why_not = f"the question cites {', '.join(cited)}" if cited else None
-        if why_not is None and "clause" in req.rerank and len({s["doc_id"] for s in sources[:depth]}) > 1:
+        if why_not is None and "clause" in req.rerank.method and len({s["doc_id"] for s in sources[:depth]}) > 1:
             why_not = "the shortlist spans several documents (the clause rescorers read no document summary)"
         if why_not:
             if warnings is not None:
                 warnings.append(f"{why_not}: the reranker left the first-stage order")
             return sources, {}, None
-        reranker = self.rerankers.get(req.rerank, req.rerank_model or self.settings.rerank_model, plan.meta)
+        reranker = self.rerankers.get(req.rerank.method, req.rerank.model or self.settings.rerank_model, plan.meta)
         ranked, seconds = rerank(reranker, plan.focused or req.query, sources[:depth],
-                                 [score for _, score in fused[:depth]], req.rerank_weight, req.rerank_neighbours)
+                                 [score for _, score in fused[:depth]], req.rerank.weight, req.rerank.neighbours)
         timings["rerank"] = round(seconds * 1000, 2)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}
         reason = None
-        if req.rerank_threshold is not None:
-            sources = [s for s in sources if scores.get(s["chunk_id"], float("-inf")) >= req.rerank_threshold]
+        if req.rerank.threshold is not None:
+            sources = [s for s in sources if scores.get(s["chunk_id"], float("-inf")) >= req.rerank.threshold]
             if not sources:
-                reason = f"all candidates scored below the rerank threshold {req.rerank_threshold}"
+                reason = f"all candidates scored below the rerank threshold {req.rerank.threshold}"
         return sources, scores, reason
 
     def warm_rerank(self, index: str, name: str, progress: bool = False, batch: int = 64) -> dict[str, float]:
@@ -387,15 +387,15 @@ class SearchService:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
 
         t = time.perf_counter()
-        expansion = expand.expand(self.store, plan.index, sources, plan.filters, xrefs=req.expand_xrefs,
-                                  definitions=req.expand_definitions, limit=req.expand_limit,
-                                  placement=req.expand_placement)
-        if req.expand_xrefs or req.expand_definitions:
+        expansion = expand.expand(self.store, plan.index, sources, plan.filters, xrefs=req.expansion.xrefs,
+                                  definitions=req.expansion.definitions, limit=req.expansion.limit,
+                                  placement=req.expansion.placement)
+        if req.expansion.xrefs or req.expansion.definitions:
             timings["expand"] = _ms(t)
 
         hits = [_hit(rank, src, via, scores.get(src["chunk_id"]) if via == "retrieval" else None)
                 for rank, (src, via) in enumerate(expansion.ordered, start=1)]
-        if req.as_of is None:
+        if req.filters.as_of is None:
             notes += old_text_note(hits, today())
         timings["total"] = _ms(t_start)
         response = SearchResponse(
@@ -404,7 +404,7 @@ class SearchService:
             routed_docs=list(plan.routed), unfollowed_refs=expansion.unfollowed,
             mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=[*plan.warnings, *notes],
             pipeline=plan.pipeline[0] if plan.pipeline else None,
-            rerank=None if req.rerank == "off" else req.rerank,
+            rerank=None if req.rerank.method == "off" else req.rerank.method,
         )
         if self.settings.log_searches if write_log is None else write_log:
             try:
@@ -419,7 +419,7 @@ class SearchService:
         (enough to fill the budget with ~150-character chunks) and the cited / defining chunks
         they lean on, fetched under the plan's filters; plus timings."""
         k = max(req.k, min(200, budget // 150 + 1))
-        plan = self.plan(req.model_copy(update={"k": k, "expand_xrefs": False}))
+        plan = self.plan(req.replace(k=k, expand_xrefs=False))
         timings = dict(plan.timings)
         t = time.perf_counter()
         fused = self.run(plan)

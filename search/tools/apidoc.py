@@ -106,9 +106,21 @@ def section(name: str, obj) -> str:
 
 
 def render() -> str:
+    from legalsearch.query import profiles
+    from legalsearch.query.models import options_table
+
     parts = [INTRO, "## Public names\n"]
     for name in legalsearch.__all__:
         parts.append(section(name, getattr(legalsearch, name)))
+    parts.append("## Request options\n\nEvery option of a search, from `SearchRequest` (the CLI's `search`, `context` "
+                 "and `explain` options, `--set`, the profiles and the evaluation configurations all use these "
+                 "names). Flat names work as keyword arguments: `ls.search(q, routing_docs=5)`.\n\n"
+                 + options_table() + "\n")
+    parts.append("## Profiles\n\n`profile=NAME` (Python), `--profile NAME` (CLI), `\"profile\"` (evaluation "
+                 "configurations): named, versioned presets over the request defaults.\n\n"
+                 + "\n".join(f"- `{name}` (v{p.version}{', extends ' + p.extends if p.extends else ''}): "
+                              f"{p.description} Sets: `{p.set}`."
+                              for name in profiles.names() for p in [profiles.load(name)]) + "\n")
     for title, module_name in EXTRA_SECTIONS:
         module = __import__(module_name, fromlist=["__all__"])
         parts.append(f"## {title}\n\n{_doc(module)}\n")

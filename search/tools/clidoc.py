@@ -33,7 +33,16 @@ def render(group: click.Group) -> str:
     for full, cmd in commands(group):
         ctx = click.Context(cmd, info_name=full, terminal_width=100, max_content_width=100,
                             help_option_names=["-h", "--help"])
-        parts.append(f"## `{full}`\n\n```text\n{cmd.get_help(ctx).rstrip()}\n```\n")
+        # the reference shows every option: the tuning knobs `--help` leaves to `--help-all` too
+        hidden = [p for p in cmd.params if isinstance(p, click.Option) and p.hidden]
+        for param in hidden:
+            param.hidden = False
+        try:
+            text = cmd.get_help(ctx).rstrip()
+        finally:
+            for param in hidden:
+                param.hidden = True
+        parts.append(f"## `{full}`\n\n```text\n{text}\n```\n")
     return "\n".join(parts)
 
 

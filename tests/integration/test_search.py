@@ -195,11 +195,10 @@ def test_normalization_fusion_and_explain(service, sample_index):
     result = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3, fusion="rrf"))
     top = result["hits"][0]
     assert result["lists"] == ["bm25", "knn", "identifier", "title"]  # "liability cap" names a clause topic
-    assert top["ranks"]["identifier"] == 1 and top["bm25_explanation"]
-    assert top["fused_score"] == pytest.approx(top["rrf_by_hand"], abs=1e-4)
+    assert top["scores"]["identifier"]["normalized"] == pytest.approx(1 / (60 + 1)) and top["bm25_explanation"]
     normalized = explain(service, SearchRequest(query="liability cap clause 14.3", index=sample_index[0], k=3))
-    assert normalized["pipeline"].startswith("legalsearch-norm-v1") and "rrf_by_hand" not in normalized["hits"][0]
-    assert normalized["hits"][0]["ranks"]["identifier"] == 1
+    assert normalized["pipeline"].startswith("legalsearch-norm-v1") and normalized["normalization"] == "min_max"
+    assert normalized["hits"][0]["scores"]["identifier"]["normalized"] == 1.0
 
 
 def test_e5_rerank_reports_latency(service, sample_index):

@@ -145,7 +145,7 @@ def test_no_user_reads_outside_its_groups(world, new_docs, user_groups, words, r
     # 1. through our client, as the user
     client = world.clients[key]
     if explain:
-        result = client.explain(question, index=world.index, depth=50, **request)
+        result = client.explain(question, index=world.index, **request)
         returned = [_doc_of(row["chunk_id"]) for row in result["hits"]]
     else:
         response = client.search(question, index=world.index, **request)

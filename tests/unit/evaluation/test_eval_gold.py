@@ -1,6 +1,8 @@
 """Gold-set format, section normalisation and scoring of CLI-shaped hits."""
 
 import json
+import math
+from pathlib import Path
 
 import pytest
 from legalsearch.evaluation.gold import (
@@ -254,3 +256,57 @@ def test_split_halves_are_disjoint_stratified_and_deterministic():
     assert split_gold(items, "all") == items
     with pytest.raises(GoldSetError, match="split"):
         split_gold(items, "train")
+
+
+def test_ndcg_counts_each_expected_passage_once():
+    # two expected passages; the first is found twice (ranks 1 and 2), the second at rank 4
+    items = [_item(id="two", expected=[{"doc_id": "lease", "section": "1"}, {"doc_id": "lease", "section": "2"}])]
+    results = {"two": [_hit(1, "lease", "1"), _hit(2, "lease", "Art. 1"), _hit(3, "other"), _hit(4, "lease", "2")]}
+    row = score_gold(items, results)["per_item"][0]
+    assert (row["hit@5"], row["hit@10"], row["rr"], row["first_rank"]) == (1.0, 1.0, 1 / 1, 1)
+    # DCG: 1/log2(1+1) + 1/log2(4+1) (rank 2 repeats passage 1: no gain); ideal: 1/log2(2) + 1/log2(3)
+    assert row["ndcg@10"] == pytest.approx((1 + 1 / math.log2(5)) / (1 + 1 / math.log2(3)))
+    assert score_gold(items, results)["overall"]["ndcg@10"] == pytest.approx(row["ndcg@10"])
+
+
+def test_must_not_only_items_stay_out_of_the_ranked_measures():
+    items = [_item(id="found"), _item(id="guard", expected=[], must_not=[{"doc_id": "memo"}])]
+    scores = score_gold(items, {"found": [_hit(2, "other"), _hit(1, "lease")], "guard": [_hit(1, "memo")]})
+    assert scores["overall"]["n_scored"] == 1
+    assert scores["overall"]["mrr"] == 1.0 and scores["overall"]["ndcg@10"] == 1.0
+    assert scores["per_item"][1]["rr"] == 0.0 and scores["must_not"]["violations"] == 1
+
+
+SAVED_GOLD = sorted((Path(__file__).parents[3] / "docs" / "results").rglob("gold.json"))
+
+
+@pytest.mark.parametrize("path", SAVED_GOLD, ids=lambda p: str(p.relative_to(p.parents[2])))
+def test_saved_gold_runs_score_the_same_through_ir_measures(path):
+    # The saved runs keep each question's first correct rank (hit@k and MRR depend on nothing else):
+    # rebuilt as hits, they must give back the saved hit@5 / hit@10 / MRR exactly.
+    saved = json.loads(path.read_text())
+    for config, scores in saved.items():
+        items, results = [], {}
+        for row in scores["per_item"]:
+            fields = {"id": row["id"], "type": row["type"], "language": row["language"]}
+            if row["scored"]:
+                items.append(_item(**fields))
+                rank = row["first_rank"]
+                results[row["id"]] = [_hit(r, "other") for r in range(1, rank or 11)] + ([_hit(rank, "lease")] if rank else [])
+            else:
+                items.append(_item(**fields, expected=[], must_not=[{"doc_id": "never"}]))
+                results[row["id"]] = []
+        again = score_gold(items, results)
+        for scope in ("overall", "by_type", "by_language"):
+            groups = {"": scores[scope]} if scope == "overall" else scores[scope]
+            got = {"": again[scope]} if scope == "overall" else again[scope]
+            for name, summary in groups.items():
+                for metric in ("hit@5", "hit@10", "mrr", "n_scored", "found", "mean_first_rank"):
+                    assert got[name][metric] == summary[metric], (config, scope, name, metric)
+        for old, new in zip(scores["per_item"], again["per_item"], strict=True):
+            assert (new["hit@5"], new["hit@10"], new["rr"], new["first_rank"]) == (
+                old["hit@5"], old["hit@10"], old["rr"], old["first_rank"]), (config, old["id"])
+
+
+def test_saved_gold_runs_are_checked_in():
+    assert len(SAVED_GOLD) >= 1

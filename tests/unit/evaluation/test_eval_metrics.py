@@ -1,5 +1,7 @@
 """Character-level LegalBench-RAG metrics and hit metrics, with hand-computed expectations."""
 
+import math
+
 import pytest
 from legalsearch.evaluation.metrics import (
     EvaluationError,
@@ -11,8 +13,8 @@ from legalsearch.evaluation.metrics import (
     drm,
     evaluate_query,
     first_relevant_rank,
-    hit_at,
-    reciprocal_rank,
+    paired_p_value,
+    rank_metrics,
     truncate_to_budget,
     with_mean_over_k,
 )
@@ -167,13 +169,54 @@ def test_aggregate_rejects_empty_and_mismatched_rows():
         aggregate([{"recall@1": 1.0}, {"recall@1": 1.0, "recall@2": 1.0}])
 
 
-def test_hit_metrics():
-    ranked = ["x", "y", "z", "w"]
-    relevant = {"z"}
-    assert first_relevant_rank(ranked, relevant) == 3
-    assert reciprocal_rank(ranked, relevant) == pytest.approx(1 / 3)
-    assert hit_at(ranked, relevant, 2) == 0.0
-    assert hit_at(ranked, relevant, 3) == 1.0
-    assert first_relevant_rank(ranked, {"nope"}) is None
-    assert reciprocal_rank(ranked, {"nope"}) == 0.0
-    assert reciprocal_rank(["z"], relevant) == 1 / 1
+def test_first_relevant_rank():
+    assert first_relevant_rank(["x", "y", "z", "w"], {"z"}) == 3
+    assert first_relevant_rank(["x", "y", "z", "w"], {"nope"}) is None
+
+
+def test_rank_metrics_by_hand():
+    # ir-measures (trec_eval) on a run computed by hand: binary relevance, log2 discounts
+    qrels = {"q1": {"z"}, "q2": {"a", "b"}, "q3": {"c"}, "q4": {"d"}, "q5": set()}
+    run = {
+        "q1": ["x", "y", "z", "w"],                     # first relevant at rank 3
+        "q2": ["a", "n1", "n2", "n3", "n4", "b"],        # ranks 1 and 6
+        "q3": [f"n{i}" for i in range(10)] + ["c"],     # rank 11: past every cut-off
+        "q4": [],                                        # nothing retrieved
+        "q5": ["e"],                                     # nothing to find: not scored
+    }
+    m = rank_metrics(qrels, run, hit_ks=(2, 5, 10), ndcg_k=10)
+    assert set(m) == {"q1", "q2", "q3", "q4"}
+    assert m["q1"] == pytest.approx({"hit@2": 0.0, "hit@5": 1.0, "hit@10": 1.0, "rr": 1 / 3,
+                                     "ndcg@10": (1 / math.log2(3 + 1)) / 1})
+    assert m["q2"] == pytest.approx({"hit@2": 1.0, "hit@5": 1.0, "hit@10": 1.0, "rr": 1 / 1,
+                                     "ndcg@10": (1 + 1 / math.log2(6 + 1)) / (1 + 1 / math.log2(2 + 1))})
+    # trec_eval's RR reads the whole list (rank 11 still counts), nDCG@10 and hit@k do not
+    assert m["q3"] == pytest.approx({"hit@2": 0.0, "hit@5": 0.0, "hit@10": 0.0, "rr": 1 / 11, "ndcg@10": 0.0})
+    assert m["q4"] == {"hit@2": 0.0, "hit@5": 0.0, "hit@10": 0.0, "rr": 0.0, "ndcg@10": 0.0}
+    assert rank_metrics({"q": {"a"}}, {}, hit_ks=(1,)) == {"q": {"hit@1": 0.0, "rr": 0.0, "ndcg@10": 0.0}}
+
+
+def test_rank_metrics_keep_the_run_order_whatever_the_ids():
+    # trec_eval sorts by score, then by id: the scores given keep the list's own order
+    m = rank_metrics({"q": {"a"}}, {"q": ["z", "a"]}, hit_ks=(1,))
+    assert m["q"]["rr"] == 1 / 2 and m["q"]["hit@1"] == 0.0
+
+
+def test_rank_metrics_reject_a_repeated_id_and_a_bad_cut_off():
+    with pytest.raises(EvaluationError, match="twice"):
+        rank_metrics({"q": {"a"}}, {"q": ["a", "a"]})
+    with pytest.raises(EvaluationError, match="cut-off"):
+        rank_metrics({"q": {"a"}}, {"q": ["a"]}, hit_ks=(0,))
+
+
+def test_paired_p_values():
+    a, b = [1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 0.0, 1.0]
+    # differences 1, 0, 1, 0: mean 0.5, sd sqrt(1/3), t = 0.5 / (sqrt(1/3) / 2) = sqrt(3) on 3 df
+    assert paired_p_value(a, b) == pytest.approx(0.18169, abs=1e-5)
+    # randomization: two non-zero differences, 2**2 sign flips, means 0.5, 0, 0, -0.5: p = 2 / 4
+    assert paired_p_value(a, b, "randomization") == pytest.approx(2 / 4)
+    assert paired_p_value(a, a) == 1.0 and paired_p_value([1.0], [0.0]) is None
+    with pytest.raises(EvaluationError):
+        paired_p_value(a, b[:3])
+    with pytest.raises(EvaluationError, match="wilcoxon"):
+        paired_p_value(a, b, "wilcoxon")

@@ -1,7 +1,9 @@
 """Results files, markdown tables and plots."""
 
 import json
+import math
 
+import pytest
 from legalsearch.evaluation.report import (
     gold_table_markdown,
     table_by_k_markdown,
@@ -75,7 +77,34 @@ def test_gold_table_markdown():
     table = gold_table_markdown({"hybrid": scores})
     header, _, row = table.splitlines()
     assert header == (
-        "| config | n | hit@5 | hit@10 | MRR | hit@10 conceptual | hit@10 identifier "
+        "| config | n | hit@5 | hit@10 | MRR | nDCG@10 | hit@10 conceptual | hit@10 identifier "
         "| xref recall | must_not violations |"
     )
-    assert row == "| hybrid | 3 | 66.67 | 100.00 | 49.21 | 50.00 | 100.00 | – | 1 |"
+    assert row == "| hybrid | 3 | 66.67 | 100.00 | 49.21 | – | 50.00 | 100.00 | – | 1 |"
+
+
+def test_gold_table_shows_paired_p_values_against_the_baseline():
+    from legalsearch.evaluation.gold import GoldItem, compare_gold, score_gold
+
+    items = [GoldItem(id=f"q{i}", query="?", type="identifier", language="en", expected=[{"doc_id": "lease"}])
+             for i in range(4)]
+    def hits(first_ranks):
+        return {f"q{i}": [{"rank": r, "doc_id": "other"} for r in range(1, rank)] + [{"rank": rank, "doc_id": "lease"}]
+                for i, rank in enumerate(first_ranks)}
+    scores = {"bm25": score_gold(items, hits([1, 7, 1, 6])), "hybrid": score_gold(items, hits([1, 1, 1, 2]))}
+    significance = compare_gold(scores)
+    # hit@5 per question: hybrid 1, 1, 1, 1 vs bm25 1, 0, 1, 0: differences 0, 1, 0, 1, t = sqrt(3) on 3 df
+    assert significance["hybrid"]["baseline"] == "bm25" and significance["hybrid"]["n"] == 4
+    assert significance["hybrid"]["hit@5"] == pytest.approx(0.18169, abs=1e-5)
+    assert significance["hybrid"]["hit@10"] == 1.0  # every question found by both: nothing differs
+    lines = gold_table_markdown(scores, significance).splitlines()
+    assert lines[0].endswith("| p hit@5 (t-test) | p hit@10 | p MRR |")
+    assert lines[2].endswith("| baseline |  |  |")
+    # MRR: differences 0, 1 - 1/7, 0, 1/2 - 1/6; paired t = mean / (sd / sqrt(4)) on 3 df
+    d = [0, 1 - 1 / 7, 0, 1 / 2 - 1 / 6]
+    mean = sum(d) / 4
+    t = mean / (math.sqrt(sum((x - mean) ** 2 for x in d) / 3) / 2)
+    from scipy.stats import t as student_t
+    assert significance["hybrid"]["rr"] == pytest.approx(2 * student_t.sf(t, 3))
+    assert lines[3].endswith(f"| 0.182 | 1.000 | {2 * student_t.sf(t, 3):.3f} |")
+    assert compare_gold({"only": scores["bm25"]}) == {}

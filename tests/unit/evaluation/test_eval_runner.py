@@ -16,6 +16,7 @@ from legalsearch.evaluation.runner import (
     run_gold,
     run_legalbench,
 )
+from legalsearch.query import profiles
 
 CONFIG_DIR = Path(__file__).resolve().parents[3] / "evaluation" / "configs"
 
@@ -115,8 +116,8 @@ def test_shipped_configs_load_and_include_the_seven_compared():
     for path in CONFIG_DIR.glob("*.json"):
         assert load_config(path).name == path.stem
     by_name = {c.name: c for c in configs}
-    assert by_name["standard-rag"].summarizer is None and by_name["standard-rag"].mode == "knn"
-    assert by_name["structural-sac-hybrid-rrf-routing-rerank"].rerank == "e5"
+    assert by_name["standard-rag"].summarizer is None and by_name["standard-rag"].request_fields()["mode"] == "knn"
+    assert by_name["structural-sac-hybrid-rrf-routing-rerank"].request_fields()["rerank"] == "e5"
 
 
 def test_unknown_config_key_fails_clearly(tmp_path):
@@ -132,7 +133,7 @@ def test_unknown_config_key_fails_clearly(tmp_path):
 
 def test_bad_config_value_fails_clearly(tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"name": "bad", "chunker": "semantic", "chunk_size": 500, "mode": "knn"}))
+    path.write_text(json.dumps({"name": "bad", "chunker": "semantic", "chunk_size": 500, "set": {"mode": "knn"}}))
     with pytest.raises(ConfigError, match="chunker"):
         load_config(path)
 
@@ -145,8 +146,9 @@ def test_load_configs_by_name_and_unknown_name():
 
 
 def test_config_fingerprint_tracks_only_index_fields():
-    base = EvalConfig(name="a", chunker="recursive", chunk_size=500, summarizer="fingerprint", mode="knn")
-    same_index = base.model_copy(update={"name": "b", "mode": "hybrid", "routing": "filter", "rerank": "e5"})
+    base = EvalConfig(name="a", chunker="recursive", chunk_size=500, summarizer="fingerprint", set={"mode": "knn"})
+    same_index = EvalConfig(name="b", chunker="recursive", chunk_size=500, summarizer="fingerprint", profile="rescore",
+                            set={"mode": "hybrid", "routing": "filter"})
     assert config_fingerprint(same_index) == config_fingerprint(base)
     for change in ({"chunker": "structural"}, {"chunk_size": 800}, {"summarizer": None}, {"embedder": "e5"},
                    {"embed_parts": ("heading", "text")}):
@@ -154,7 +156,7 @@ def test_config_fingerprint_tracks_only_index_fields():
     assert config_fingerprint(base) == config_fingerprint(base.model_copy())
     assert len(config_fingerprint(base)) == 12
     # embed_parts left at None keeps the fingerprints (and the cached indices) of configs written before it
-    assert "embed_parts" not in base.search_fields()
+    assert "embed_parts" not in base.request_fields()
     import hashlib
     import json
 
@@ -169,10 +171,27 @@ def test_config_fingerprint_tracks_only_index_fields():
 def test_request_fields_carry_the_second_stage_to_every_evaluation():
     """`eval legalbench` and `eval gold --config` build their requests from request_fields: the
     reranker, its depth, blend weight and neighbour share must reach the SearchRequest."""
-    from legalsearch.query.models import SearchRequest
+    from legalsearch.query.models import RerankOptions, SearchRequest
 
     config = load_config(CONFIG_DIR / "round5" / "rescore.json")
+    assert config.profile == "rescore" and config.overrides == {}
     req = SearchRequest(query="q", index="i", **config.request_fields())
-    assert (req.rerank, req.rerank_depth, req.rerank_weight, req.rerank_neighbours) == ("e5+clause", 32, 0.8, 0.2)
+    assert req.rerank == RerankOptions(method="e5+clause", depth=32, weight=0.8, neighbours=0.2)
     plain = SearchRequest(query="q", index="i", **load_config(CONFIG_DIR / "default.json").request_fields())
-    assert plain.rerank == "off"
+    assert plain == SearchRequest(query="q", index="i")
+
+
+def test_every_configuration_names_its_baseline_and_only_known_options(tmp_path):
+    """The files state a profile and the options they change from it; a typo is refused."""
+    for path in sorted(CONFIG_DIR.rglob("*.json")):
+        raw = json.loads(path.read_text())
+        assert raw["profile"] in profiles.names(), path
+        load_config(path)
+    bad = tmp_path / "typo.json"
+    bad.write_text(json.dumps({"name": "typo", "set": {"rerank_dpth": 3}}))
+    with pytest.raises(ConfigError, match="rerank_dpth"):
+        load_config(bad)
+    worse = tmp_path / "bad-value.json"
+    worse.write_text(json.dumps({"name": "bad-value", "set": {"rerank_depth": 0}}))
+    with pytest.raises(ConfigError, match="rerank.depth"):
+        load_config(worse)

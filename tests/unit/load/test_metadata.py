@@ -35,7 +35,7 @@ def test_errors_belong_to_the_package_hierarchy():
         ({"doc_id": "a", "title": "A", "signed_at": "03/03/2024"}, "signed_at", "YYYY-MM-DD"),
         ({"doc_id": "a", "title": "A", "valid_until": "2024-01-01"}, "valid_until", "unknown field"),
         ({"doc_id": "a", "title": "A", "doc_type": "lease agreement!"}, "doc_type", "not a keyword"),
-        ({"doc_id": "a", "title": "A", "language": "fr"}, "language", "'en' or 'it'"),
+        ({"doc_id": "a", "title": "A", "language": "french"}, "language", "'en', 'it', 'fr'"),
         ({"doc_id": "d" * 600, "title": "A"}, "doc_id", "at most 256"),
         ({"doc_id": "è" * 200, "title": "A"}, "doc_id", "400 bytes"),  # counted in UTF-8, as the engine does
         ({"doc_id": "a", "title": "A", "version": "v" * 65}, "version", "at most 64"),

@@ -49,10 +49,10 @@ def test_prior_weight_applies_to_filtered_and_prior_routing_only():
     assert routing_prior(req, "off", ()) == 0.0
     assert candidate_size(req, 0.5) == 20 and candidate_size(req, 0.0) == 10
     # a reranker's shortlist is the top half of the fused list, whatever k asks for
-    reranked = req.model_copy(update={"rerank": "clause", "rerank_depth": 32})
-    assert candidate_size(reranked, 0.0) == 64 and candidate_size(reranked.model_copy(update={"k": 100}), 0.5) == 200
+    reranked = req.replace(**{"rerank": "clause", "rerank_depth": 32})
+    assert candidate_size(reranked, 0.0) == 64 and candidate_size(reranked.replace(**{"k": 100}), 0.5) == 200
     for other in ({"fusion": "rrf"}, {"mode": "bm25"}, {"normalization": "l2"}):  # not min-max fused scores
-        assert routing_prior(req.model_copy(update=other), "filter", ("a", "b")) == 0.0
+        assert routing_prior(req.replace(**other), "filter", ("a", "b")) == 0.0
 
 
 def test_an_ordinary_question_is_searched_as_it_is():

@@ -147,7 +147,7 @@ def test_the_templates_render_the_request_without_the_python_side_round2_options
     # the loop above checks clause by clause; the planner's default adds the title list only
     # when the question names a clause topic, and then as its own list, after the three.
     req = SearchRequest(query="which law governs the NDA?")
-    assert (req.title_weight, req.routing_prior) == (0.3, 0.5)  # the Python defaults (docs/results.md)
+    assert (req.fusion.title_weight, req.routing.prior) == (0.3, 0.5)  # the Python defaults (docs/results.md)
     basic = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10, model_id="M")
     assert [kind for kind, _ in basic] == ["bm25", "knn"]
     with_titles = bodies.sub_query_list("hybrid", text=req.query, vector=None, filters=Filters(), size=10,
