@@ -14,14 +14,16 @@ import functools
 import sys
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.gold import load_gold
-from legalsearch.index import indices
-from legalsearch.query.identifiers import parse_identifiers
-from legalsearch.query.models import SearchRequest
-from legalsearch.query.service import SearchService
-from legalsearch.store import Store
+from legalsearch.scripts import (
+    Embedders,
+    SearchRequest,
+    SearchService,
+    Settings,
+    Store,
+    indices,
+    load_gold,
+    parse_identifiers,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 MODES = [

@@ -13,17 +13,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
+import time
+import uuid
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.evaluation.gold import load_gold, score_gold
-from legalsearch.node import security
-from legalsearch.query import templates
-from legalsearch.query.identifiers import parse_identifiers
-from legalsearch.query.models import Filters
-from legalsearch.security import admin
-from legalsearch.store import Store, connection
+from legalsearch import StoreError
+from legalsearch.scripts import (
+    Filters,
+    Settings,
+    Store,
+    admin,
+    connection,
+    load_gold,
+    parse_identifiers,
+    score_gold,
+    secrets,
+    templates,
+)
 from opensearchpy import OpenSearch
 
 GOLD = Path(__file__).resolve().parents[1] / "evaluation" / "gold" / "sample-gold.jsonl"
@@ -33,6 +41,18 @@ def raw_client(settings: Settings, user: str | None = None, password: str | None
     conn = connection(settings)
     return OpenSearch(hosts=[conn.url], http_auth=(user or conn.user, password or conn.password),
                       ca_certs=str(conn.ca_certs) if conn.ca_certs else None, timeout=120)
+
+
+def retried(action, *args):
+    """`action(*args)`, again after a version conflict: the node keeps every user in one security
+    document, and another client's user change at the same moment makes ours fail with HTTP 409."""
+    for attempt in range(10):  # jittered, so that two clients retrying do not collide again
+        try:
+            return action(*args)
+        except StoreError as e:
+            if "version conflict" not in str(e) or attempt == 9:
+                raise
+            time.sleep(random.uniform(0.1, 0.4) * (attempt + 1))
 
 
 def hits(result: dict) -> list[dict]:
@@ -53,11 +73,12 @@ def main() -> int:
     client = raw_client(settings)
     items = load_gold(args.gold)
 
-    # one reader per distinct group set of the gold set, removed at the end
+    # one reader per distinct group set of the gold set, removed at the end (uuid-named: the node is shared)
+    run = uuid.uuid4().hex[:8]
     readers: dict[tuple[str, ...], tuple[str, str]] = {}
     for groups in sorted({tuple(i.groups or ()) for i in items}):
-        name, password = f"bench-reader-{len(readers)}", security.make_password()
-        admin.users_add(store, name, password, list(groups), ("reader",))
+        name, password = f"bench-reader-{run}-{len(readers)}", secrets.make_password()
+        retried(admin.users_add, store, name, password, list(groups), ("reader",))
         readers[groups] = (name, password)
     as_user = {g: raw_client(settings, *cred) for g, cred in readers.items()}
 
@@ -86,7 +107,7 @@ def main() -> int:
                 disagree.append(item.id)
     finally:
         for name, _ in readers.values():
-            admin.users_remove(store, name)
+            retried(admin.users_remove, store, name)
 
     scores = {name: score_gold(items, results) for name, results in forms.items()}
     print(f"gold set {args.gold.name}: {len(items)} questions, index {args.index}, k={args.k}")

@@ -32,15 +32,20 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 
 
-def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3) -> tuple[list[str], list[str]]:
-    from legalsearch.chunk import chunk_document
-    from legalsearch.evaluation.harness import title_from_filename
-    from legalsearch.evaluation.legalbench import benchmark_file_path, corpus_files, load_benchmark
-    from legalsearch.index import records
-    from legalsearch.load import load_document
-    from legalsearch.summarize import get_summarizer
+def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3, subsets: list[str] | None = None,
+               per_subset: int | None = None) -> tuple[list[str], list[str]]:
+    from legalsearch.scripts import (
+        benchmark_file_path,
+        chunk_document,
+        corpus_files,
+        get_summarizer,
+        load_benchmark,
+        load_document,
+        records,
+        title_from_filename,
+    )
 
-    queries = load_benchmark(data)
+    queries = load_benchmark(data, subsets, limit_per_subset=per_subset)
     files = corpus_files(data, "referenced", queries)
     summarizer = get_summarizer("title-fingerprint")
     texts = []
@@ -63,13 +68,12 @@ CHILD = r"""
 import json, os, resource, sys, time
 import numpy as np
 started = time.perf_counter()
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
+from legalsearch.scripts import Embedders, Settings
 name, texts_file, out, reps, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 data = json.loads(open(texts_file).read())
 settings = Settings().model_copy(update={"embed_threads": threads})
 if "@" in name:  # model@variant: any ONNX quantization variant (search.embed.export.VARIANTS)
-    from legalsearch.embed import export
+    from legalsearch.scripts import export
     model, variant = name.split("@")
     embedder = Embedders(settings).load(f"{model}/onnx-{variant}/r{export.RECIPE_VERSION}")
 else:
@@ -128,6 +132,10 @@ def main() -> None:
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--chunks", type=int, default=512)
     parser.add_argument("--queries", type=int, default=100)
+    parser.add_argument("--subset", action="append", help="only these LegalBench sub-corpora (default: all)")
+    parser.add_argument("--per-subset", type=int, default=None, metavar="N",
+                        help="read only N LegalBench questions per sub-corpus (default: all); the chunks come "
+                             "from the documents they cite (a quick run: --subset privacy_qa --per-subset 1)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1, help="run the builds this many times, interleaved")
     parser.add_argument("--threads", type=int, default=0, help="embed_threads (0: every usable core)")
@@ -136,7 +144,8 @@ def main() -> None:
     args = parser.parse_args()
     out = args.out or Path(tempfile.mkdtemp(prefix="ls-embed-"))
     out.mkdir(parents=True, exist_ok=True)
-    chunks, queries = real_texts(args.data, args.chunks, args.queries)
+    chunks, queries = real_texts(args.data, args.chunks, args.queries, subsets=args.subset,
+                                 per_subset=args.per_subset)
     texts_file = out / "texts.json"
     texts_file.write_text(json.dumps({"chunks": chunks, "queries": queries}))
     lengths = sorted(len(t) for t in chunks)

@@ -19,14 +19,17 @@ import time
 import uuid
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.harness import build_index
-from legalsearch.evaluation.legalbench import load_benchmark
-from legalsearch.evaluation.runner import EvalConfig
-from legalsearch.index import indices
-from legalsearch.query.service import SearchService
-from legalsearch.store import Store
+from legalsearch.scripts import (
+    Embedders,
+    EvalConfig,
+    SearchService,
+    Settings,
+    Store,
+    build_index,
+    corpus_files,
+    indices,
+    load_benchmark,
+)
 
 
 def main() -> None:
@@ -37,8 +40,11 @@ def main() -> None:
     parser.add_argument("--summarizer", default="title-fingerprint")
     parser.add_argument("--embedder", default="minilm")
     parser.add_argument("--subset", action="append", help="only these sub-corpora")
+    parser.add_argument("--per-subset", type=int, default=None, metavar="N",
+                        help="read only N questions per sub-corpus (default: all): with --scope referenced, only the "
+                             "documents they cite (a quick run: --subset privacy_qa --per-subset 1)")
     parser.add_argument("--warm", action="store_true", help="reuse the embedding / summary caches")
-    parser.add_argument("--keep", action="store_true", help="keep the index afterwards")
+    parser.add_argument("--keep", action="store_true", help="keep the index afterwards (its name is printed)")
     args = parser.parse_args()
 
     settings = Settings()
@@ -50,10 +56,8 @@ def main() -> None:
             (Path(tmp.name) / "onnx").symlink_to(exports, target_is_directory=True)
         settings = settings.model_copy(update={"cache_dir": Path(tmp.name)})
     config = EvalConfig(name=f"bench-{uuid.uuid4().hex[:6]}", chunker=args.chunker, summarizer=args.summarizer,
-                        mode="hybrid", embedder=args.embedder)
-    from legalsearch.evaluation.legalbench import corpus_files
-
-    queries = load_benchmark(args.data, subsets=args.subset)
+                        embedder=args.embedder)  # searched with the default profile (hybrid); only its index is built
+    queries = load_benchmark(args.data, subsets=args.subset, limit_per_subset=args.per_subset)
     files = corpus_files(args.data, args.scope, queries)
     chars = sum(len(p.read_text(encoding="utf-8")) for p in files)
     store = Store(settings)
@@ -74,7 +78,9 @@ def main() -> None:
         print(f"  {stage:<10} {t[stage]:8.1f} s  {t[stage] / wall:6.1%}")
     print(f"  everything but embedding: {non_embed:.1f} s = {non_embed / wall:.1%} of wall time (goal < 10 %)")
     print(f"peak memory (this process, max RSS): {peak_mib:,.0f} MiB")
-    if not args.keep:
+    if args.keep:
+        print(f"kept index {name}")
+    else:
         indices.delete(store, name)
     if tmp:
         tmp.cleanup()

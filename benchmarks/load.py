@@ -28,14 +28,18 @@ import threading
 import time
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.gold import load_gold
-from legalsearch.index import indices
-from legalsearch.ingest import IngestOptions, file_sources, ingest
-from legalsearch.query.models import SearchRequest
-from legalsearch.query.service import SearchService
-from legalsearch.store import Store
+from legalsearch.scripts import (
+    Embedders,
+    IngestOptions,
+    SearchRequest,
+    SearchService,
+    Settings,
+    Store,
+    file_sources,
+    indices,
+    ingest,
+    load_gold,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 MIX = [  # (label, request fields): the four modes, each with and without filters

@@ -20,10 +20,15 @@ from statistics import fmean
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from legalsearch.config import Settings  # noqa: E402
-from legalsearch.evaluation.legalbench import available_subsets, load_benchmark  # noqa: E402
-from legalsearch.evaluation.metrics import Span, evaluate_query, with_mean_over_k  # noqa: E402
-from legalsearch.store import Store  # noqa: E402
+from legalsearch.scripts import (  # noqa: E402
+    Settings,
+    Span,
+    Store,
+    available_subsets,
+    evaluate_query,
+    load_benchmark,
+    with_mean_over_k,
+)
 
 FIELDS = ["doc_id", "char_start", "char_end"]
 

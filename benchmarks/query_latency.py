@@ -26,14 +26,17 @@ import sys
 import time
 from pathlib import Path
 
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.legalbench import load_benchmark
-from legalsearch.query import templates
-from legalsearch.query.identifiers import parse_identifiers
-from legalsearch.query.models import Filters, SearchRequest
-from legalsearch.query.service import SearchService
-from legalsearch.store import Store
+from legalsearch.scripts import (
+    Embedders,
+    Filters,
+    SearchRequest,
+    SearchService,
+    Settings,
+    Store,
+    load_benchmark,
+    parse_identifiers,
+    templates,
+)
 
 CASES = [  # routing off in the plain modes, so each row times one OpenSearch search
     ("bm25", {"mode": "bm25", "routing": "off"}),

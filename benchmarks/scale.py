@@ -38,16 +38,19 @@ import time
 from pathlib import Path
 
 import numpy as np
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.harness import build_index
-from legalsearch.evaluation.legalbench import corpus_files, load_benchmark
-from legalsearch.evaluation.runner import load_config
-from legalsearch.index import bulk as bulk_settings
-from legalsearch.index import schema
-from legalsearch.query.models import SearchRequest
-from legalsearch.query.service import SearchService
-from legalsearch.store import Store
+from legalsearch.scripts import (
+    Embedders,
+    SearchRequest,
+    SearchService,
+    Settings,
+    Store,
+    build_index,
+    corpus_files,
+    load_benchmark,
+    load_config,
+    schema,
+)
+from legalsearch.scripts import bulk as bulk_settings
 
 REPO = Path(__file__).resolve().parent.parent
 DIM = 384

@@ -29,13 +29,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scale  # noqa: E402  (the sibling benchmark: the same copies, metadata and queries)
-from legalsearch.config import Settings  # noqa: E402
-from legalsearch.embed import Embedders  # noqa: E402
-from legalsearch.evaluation.legalbench import load_benchmark  # noqa: E402
-from legalsearch.index import schema  # noqa: E402
-from legalsearch.query.models import SearchRequest  # noqa: E402
-from legalsearch.query.service import SearchService  # noqa: E402
-from legalsearch.store import Store  # noqa: E402
+from legalsearch.scripts import (  # noqa: E402
+    Embedders,
+    SearchRequest,
+    SearchService,
+    Settings,
+    Store,
+    load_benchmark,
+    schema,
+)
 
 MODES = {label: params for label, params in scale.MODES.items() if label != "knn"}  # BM25 and the hybrids
 

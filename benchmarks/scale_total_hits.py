@@ -20,12 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import scale  # noqa: E402  (the same filters and percentiles)
-from legalsearch.config import Settings  # noqa: E402
-from legalsearch.embed import Embedders  # noqa: E402
-from legalsearch.evaluation.legalbench import load_benchmark  # noqa: E402
-from legalsearch.query.models import SearchRequest  # noqa: E402
-from legalsearch.query.service import SearchService  # noqa: E402
-from legalsearch.store import Store  # noqa: E402
+from legalsearch.scripts import Embedders, SearchRequest, SearchService, Settings, Store, load_benchmark  # noqa: E402
 
 MODES = {label: params for label, params in scale.MODES.items() if label != "knn"}  # BM25 and the hybrids
 VARIANTS = ("default", "track_total_hits false")

@@ -32,18 +32,22 @@ import time
 import uuid
 from pathlib import Path
 
-from legalsearch import LegalSearch
-from legalsearch.config import Settings
-from legalsearch.embed import Embedders
-from legalsearch.evaluation.harness import title_from_filename
-from legalsearch.evaluation.legalbench import benchmark_file_path, corpus_files, load_benchmark
-from legalsearch.index import indices
-from legalsearch.ingest import IngestOptions, file_sources, ingest
-from legalsearch.node.security import make_password
-from legalsearch.query.models import SearchRequest
-from legalsearch.query.service import SearchService
-from legalsearch.security import admin
-from legalsearch.store import Store
+from legalsearch import LegalSearch, SearchRequest, Settings
+from legalsearch.scripts import (
+    Embedders,
+    IngestOptions,
+    SearchService,
+    Store,
+    admin,
+    benchmark_file_path,
+    corpus_files,
+    file_sources,
+    indices,
+    ingest,
+    load_benchmark,
+    secrets,
+    title_from_filename,
+)
 from pydantic import SecretStr
 
 GROUP = "bench-a"
@@ -114,7 +118,7 @@ def main() -> None:
             indices.delete(store, name)
 
     # ----------------------------------------------------------------- queries
-    user, password = f"bench-{run}", make_password()
+    user, password = f"bench-{run}", secrets.make_password()
     admin.users_add(secure, user, password, [GROUP])
     base = LegalSearch(settings)
     base.embedders = embedders

@@ -33,7 +33,7 @@ BREAKDOWN = r"""
 import json, sys, time
 t0 = time.perf_counter()
 import legalsearch.cli  # noqa: F401  (what the console script imports)
-from legalsearch.client import LegalSearch
+from legalsearch.scripts import LegalSearch
 t1 = time.perf_counter()
 client = LegalSearch()
 meta = client.service.index_meta(sys.argv[1])
@@ -50,8 +50,7 @@ print(json.dumps({"imports_s": t1 - t0, "client_and_index_meta_s": t2 - t1, "mod
 
 EMBED_LATENCY = r"""
 import sys, time
-from legalsearch.client import LegalSearch
-from legalsearch.evaluation.legalbench import load_benchmark
+from legalsearch.scripts import LegalSearch, load_benchmark
 client = LegalSearch()
 embedder = client.embedders.for_query(client.service.index_meta(sys.argv[1]))
 n = int(sys.argv[3])

@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-from legalsearch.summarize import get_summarizer
+from legalsearch.scripts import get_summarizer
 
 DEFAULT_NAMES = ("opening", "fingerprint", "title-fingerprint", "centroid")
 
@@ -27,7 +27,7 @@ DEFAULT_NAMES = ("opening", "fingerprint", "title-fingerprint", "centroid")
 def run(corpus: Path, names: list[str], chunk_chars: int = 500, embed_rate: float = 60.0,
         out: Path | None = None) -> list[dict]:
     """Time each summarizer over the corpus; returns one result row per summarizer."""
-    from legalsearch.load.document import load_document
+    from legalsearch.scripts import load_document
 
     files = sorted(p for p in corpus.rglob("*.txt") if not p.name.endswith(".meta.json"))
     docs = [load_document(p) for p in files]

@@ -16,11 +16,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from legalsearch.chunk.chunker import chunk_document
-from legalsearch.documents.models import DocumentMeta
-from legalsearch.load.document import build_document
-from legalsearch.load.metadata import infer_language
-from legalsearch.parse.tree import has_structure
+from legalsearch.scripts import DocumentMeta, build_document, chunk_document, has_structure, infer_language
 
 
 def survey(root: Path, max_chars: int = 1800, recursive_size: int = 500) -> dict:

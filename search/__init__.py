@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 _EXPORTS = {
     "LegalSearch": "legalsearch.client",
     "Settings": "legalsearch.config",
-    "Document": "legalsearch.load.memory",
+    "Document": "legalsearch.documents.models",
     "SearchRequest": "legalsearch.query.models",
     "SearchResponse": "legalsearch.query.models",
     "Hit": "legalsearch.query.models",
@@ -62,6 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from legalsearch.client import LegalSearch
     from legalsearch.config import Settings
     from legalsearch.documents.errors import DocumentError, MetadataError
+    from legalsearch.documents.models import Document
     from legalsearch.errors import (
         AuthenticationError,
         BulkError,
@@ -78,7 +79,6 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
     from legalsearch.ingest.report import DocReport, IngestReport
     from legalsearch.integrations.langchain import LangChainRetriever
     from legalsearch.integrations.llamaindex import LlamaIndexRetriever
-    from legalsearch.load.memory import Document
     from legalsearch.query.context import ContextPart, ContextPiece, ContextResponse
     from legalsearch.query.models import Hit, SearchRequest, SearchResponse
 

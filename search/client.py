@@ -22,12 +22,12 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from legalsearch import engine
+from legalsearch import embedserver, engine
 from legalsearch.config import Settings, split_credentials
 from legalsearch.embed import Embedders
+from legalsearch.embedserver.client import QueryServer
 from legalsearch.errors import ConfigError, QueryError, SecurityError
 from legalsearch.index import indices
-from legalsearch.node import embedserver
 from legalsearch.query import fusion, profiles
 from legalsearch.query.context import DEFAULT_BUDGET, ContextResponse
 from legalsearch.query.explain import explain as explain_search
@@ -38,8 +38,8 @@ from legalsearch.store import Store
 from pydantic import SecretStr, ValidationError
 
 if TYPE_CHECKING:  # imported where used: a `search` process never loads the ingestion side
+    from legalsearch.documents.models import Document
     from legalsearch.ingest import IngestReport
-    from legalsearch.load import Document
 
 
 def one_line(error: ValidationError, what: str) -> str:
@@ -135,8 +135,8 @@ class LegalSearch:
         Returns:
             The report: per-document status (ingested / unchanged / failed / planned), chunks, flags.
         """
+        from legalsearch.documents.models import Document
         from legalsearch.ingest import IngestOptions, file_sources, ingest, memory_sources
-        from legalsearch.load import Document
 
         try:
             opts = IngestOptions(index=self._index(index), **options)
@@ -355,11 +355,12 @@ class LegalSearch:
     def set_password(self, name: str, password: str) -> None:
         """Set a user's password. For the local node's reserved `admin` this uses the admin
         certificate and rewrites the stored password."""
-        from legalsearch.node import security
+        from legalsearch.security.roles import ADMIN_USER
+        from legalsearch.security.secrets import Secrets, write_secret
 
-        if name == security.ADMIN_USER and not self.settings.opensearch_user:
+        if name == ADMIN_USER and not self.settings.opensearch_user:
             admin.users_passwd(Store(self.settings, identity="admin-certificate"), name, password)
-            security.write_secret(security.Secrets(self.settings.node_secrets).admin_password_file, password)
+            write_secret(Secrets(self.settings.node_secrets).admin_password_file, password)
             return
         admin.users_passwd(self.store, name, password)
 
@@ -381,12 +382,12 @@ class LegalSearch:
         return admin.init(self.store, self.settings.log_index, service_password)
 
 
-def _query_server(settings: Settings) -> str | None:
+def _query_server(settings: Settings) -> QueryServer | None:
     """The embedding server questions may be embedded by: the local node's, while it runs (only its
-    URL here; whether it serves an index's build is asked on the first question: search.embed.served).
+    URL here; whether it serves an index's build is asked on the first question: search.embedserver.client).
     LEGALSEARCH_EMBED_URL is where OpenSearch reaches a server, maybe not from here: not used."""
     state = embedserver.running(settings)
-    return state.url if state else None
+    return QueryServer(state.url) if state else None
 
 
 def _generated_docs() -> None:

@@ -93,7 +93,7 @@ class Settings(BaseSettings):
         default=None, validation_alias=AliasChoices("OPENSEARCH_JAVA_HOME", "LEGALSEARCH_JAVA_HOME")
     )
 
-    # The embedding server (search/serve, docs/engine.md): the index embedders over HTTP on
+    # The embedding server (search/embedserver/, docs/engine.md): the index embedders over HTTP on
     # 127.0.0.1, which OpenSearch's ml-commons calls for `neural` queries and the text_embedding
     # ingest processor. `node start` / `node stop` start and stop it with the local node.
     embed_server: bool = Field(default=True, description="start the embedding server with the local node")

@@ -1,7 +1,20 @@
-"""One small error hierarchy for the whole package.
+"""One small error hierarchy for the whole package, and the warnings said once per process.
 
 Every error says what happened and what to do next; the CLI turns them into exit code 1.
 """
+
+import logging
+
+log = logging.getLogger(__name__)
+_warned: set[str] = set()
+
+
+def warn_once(key: str, message: str) -> None:
+    """Log `message` as a warning the first time `key` is seen in this process (an unsecured
+    cluster, TLS verification off): said once, not on every request."""
+    if key not in _warned:
+        _warned.add(key)
+        log.warning(message)
 
 
 class LegalSearchError(Exception):

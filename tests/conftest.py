@@ -82,8 +82,8 @@ def opensearch_url(settings):
         # demo certificates, so TLS is not verified; the legalsearch roles are created as on any
         # external cluster (`legalsearch users init`).
         from legalsearch.config import OPENSEARCH_VERSION
-        from legalsearch.node.security import make_password
         from legalsearch.security import admin
+        from legalsearch.security.secrets import make_password
         from legalsearch.store import Store
         from pydantic import SecretStr
         from testcontainers.opensearch import OpenSearchContainer
@@ -99,7 +99,7 @@ def opensearch_url(settings):
             admin.init(Store(settings, url=url), settings.log_index)
             yield url
         return
-    from legalsearch.node import lifecycle
+    from legalsearch.engine import lifecycle
 
     state = lifecycle.start(settings)  # the node and its embedding server
     yield state.url

@@ -11,7 +11,7 @@ paragraphs of an unstructured text) are packed together, and a tiny unlabelled p
 (under `min_chars`, e.g. the "14. LIMITATION OF LIABILITY" heading line before 14.1) is
 merged into its neighbour.
 
-Recursive: LangChain's RecursiveCharacterTextSplitter semantics (see splitter.py), with
+Recursive: LangChain's RecursiveCharacterTextSplitter semantics (see recursive.py), with
 heading path and section looked up in the tree.
 
 Both then get cross-references resolved to chunk ids, defined terms linked to the chunks

@@ -174,7 +174,7 @@ def node_start(client, timeout: float | None, nodes: int) -> None:
 
         legalsearch node start --nodes 3
     """
-    from legalsearch.node import lifecycle
+    from legalsearch.engine import lifecycle
 
     settings = client.settings
     if nodes == 1:
@@ -203,7 +203,7 @@ def node_stop(client) -> None:
 
         legalsearch node stop
     """
-    from legalsearch.node import lifecycle
+    from legalsearch.engine import lifecycle
 
     stopped = lifecycle.stop(client.settings)
     click.echo(f"stopped {', '.join(stopped)}" if stopped else "no local node was running")
@@ -223,7 +223,7 @@ def node_status(client, as_json: bool) -> None:
 
         legalsearch node status --json
     """
-    from legalsearch.tools import status
+    from legalsearch import status
 
     report = status.node_status(client.store)
     if as_json:
@@ -246,7 +246,7 @@ def node_credentials(client, show_password: bool, as_json: bool) -> None:
 
         curl --cacert "$(legalsearch node credentials --json | jq -r .ca_certs)" -u admin https://127.0.0.1:9200
     """
-    from legalsearch.tools import status
+    from legalsearch import status
 
     report = status.credentials(client.settings, show_password=show_password)
     if as_json:
@@ -620,7 +620,10 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
 
     Hits come with citations; the clauses the hits point to follow the retrieved hits (via
     xref:<chunk_id>, the hit that cites them; --xrefs-at inline puts each right after that hit).
-    `not_found` is true when nothing passes; fused scores are never shown as confidence.
+    `not_found` is true when nothing passes. Each retrieved hit carries `fused_score` (the engine's
+    fused score after the routing and current-text priors), `rerank_score` (when a reranker ran) and
+    `score` (the reranker's when one ran, else the fused one): an order within one response, not a
+    calibrated confidence. Expansion passages (via xref:/definition:) were not retrieved: no scores.
 
     Example:
 
@@ -643,7 +646,7 @@ def _render_search(r) -> str:
     if r.not_found:
         lines.append(f"not found: {r.not_found_reason}")
     for h in r.hits:
-        marker = "" if h.via == "retrieval" else f"   <- {h.via}"
+        marker = f"   <- {h.via}" if h.via != "retrieval" else "" if h.score is None else f"   (score {h.score:.3f})"
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
         snippet = " ".join(h.text.split())
         lines.append(f"     {snippet[:220]}{'...' if len(snippet) > 220 else ''}")
@@ -899,7 +902,7 @@ def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
 
         legalsearch inspect samples/corpus/contratto-fornitura-acme.txt
     """
-    from legalsearch.tools.inspect import inspect_document, render_inspection
+    from legalsearch.inspection import inspect_document, render_inspection
 
     result = inspect_document(path, chunker=chunker, max_chars=max_chars)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json else render_inspection(result))
@@ -1286,7 +1289,7 @@ def dashboards_export(client, index: str | None, out_file: Path | None) -> None:
 
         legalsearch dashboards export --out legalsearch.ndjson
     """
-    from legalsearch.tools import dashboards as d
+    from legalsearch import dashboards as d
 
     objects = d.saved_objects(index or client.settings.index, client.settings.log_index)
     if out_file:
@@ -1309,7 +1312,7 @@ def demo(client, index: str | None) -> None:
 
         legalsearch demo
     """
-    from legalsearch.tools import demo as demo_module
+    from legalsearch import demo as demo_module
 
     demo_module.run(client, index or "legalsearch-demo", click.echo)
 

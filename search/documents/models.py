@@ -1,7 +1,8 @@
 """Records passed between the document stages.
 
 `DocumentMeta` is the ingest boundary (sidecars, manifests, the CLI), so it is a strict
-pydantic model. The records produced by parsing (`PageSpan`, `StructureNode`, `CrossRef`,
+pydantic model, and so is `Document`, a document an application hands over in memory (text plus
+the sidecar's metadata fields). The records produced by parsing (`PageSpan`, `StructureNode`, `CrossRef`,
 `Chunk`, `ParsedDocument`) are frozen slotted dataclasses: plain typed values, cheap to
 build by the thousand, never mutated (stages return new values with
 `dataclasses.replace`). `to_jsonable` turns any of them into JSON-ready dicts.
@@ -17,7 +18,7 @@ import re
 from datetime import date
 from typing import Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 DOC_TYPES = ("contract", "nda", "statute", "privacy_policy", "internal_note", "other")
 """The doc_types with special handling (summaries, the 1341-1342 c.c. check, routing names).
@@ -241,3 +242,31 @@ def to_jsonable(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
     return value
+
+
+class Document(BaseModel):
+    """A document to ingest from memory.
+
+    `text` is the document's text; `doc_id` names it; every other field is metadata with the
+    sidecar's names and rules (title, doc_type, language, jurisdiction, version, valid_from,
+    valid_to, parties, signed_at, acl, public, tags). Missing title / language / doc_type are
+    inferred from the text, as for files.
+
+    Example:
+        Document(text=export["body"], doc_id="nda-kestrel", title="NDA with Kestrel",
+                 acl=["deal-team"], valid_from="2025-03-01")
+    """
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    text: str = Field(min_length=1)
+    doc_id: str = Field(min_length=1)
+    source: str | None = Field(None, description="shown as source_path (default memory:<doc_id>)")
+
+    @property
+    def metadata(self) -> dict[str, Any]:
+        return {"doc_id": self.doc_id, **(self.model_extra or {})}
+
+    @property
+    def label(self) -> str:
+        return self.source or f"memory:{self.doc_id}"

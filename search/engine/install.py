@@ -22,10 +22,11 @@ import math
 from datetime import UTC, datetime
 from functools import partial
 
+from legalsearch import embedserver
 from legalsearch.config import Settings
 from legalsearch.errors import ModelError
 from legalsearch.index import indices, schema
-from legalsearch.node import embedserver, ml
+from legalsearch.node import ml
 from legalsearch.query import fusion, templates
 from legalsearch.query.models import SearchRequest
 from legalsearch.store import Store

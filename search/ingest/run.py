@@ -29,14 +29,14 @@ from pathlib import Path
 from legalsearch.chunk import CHUNKERS, chunk_document
 from legalsearch.config import Settings
 from legalsearch.documents.errors import DocumentError, MetadataError
-from legalsearch.documents.models import Chunk, ParsedDocument
+from legalsearch.documents.models import Chunk, Document, ParsedDocument
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
 from legalsearch.errors import BulkError, ConfigError, LegalSearchError
 from legalsearch.index import bulk, indices, records, refresh
 from legalsearch.index.writer import IndexWriter
 from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from legalsearch.ingest.report import DocReport, IngestReport
-from legalsearch.load import Document, discover_documents, load_document, load_memory_document, peek_language
+from legalsearch.load import discover_documents, load_document, load_memory_document, peek_language
 from legalsearch.load.metadata import infer_language
 from legalsearch.parse import unresolved_refs
 from legalsearch.store import Store
@@ -75,8 +75,8 @@ def memory_sources(documents: Iterable[Document]) -> list[Source]:
 
 AUTO_ENGLISH, AUTO_MIXED = "minilm", "e5"
 """What `--embedder auto` gives a new index: MiniLM when every document is in English (the best
-measured on English LegalBench), multilingual e5 as soon as one is not (Italian questions on
-English NDAs and English questions on Italian contracts: docs/results.md, round 3)."""
+measured on English LegalBench), multilingual e5 as soon as one is not (it answers Italian
+questions on English NDAs and English questions on Italian contracts; MiniLM does not)."""
 
 
 def choose_embedder(name: str, existing: dict | None, sources: Sequence[Source]) -> tuple[str, str]:

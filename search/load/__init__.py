@@ -6,7 +6,8 @@
 """
 
 from legalsearch.load.discover import discover_documents
-from legalsearch.load.document import (
+from legalsearch.load.extract import SUPPORTED_EXTENSIONS
+from legalsearch.load.files import (
     BatchResult,
     LoadFailure,
     build_document,
@@ -14,11 +15,10 @@ from legalsearch.load.document import (
     load_documents,
     peek_language,
 )
-from legalsearch.load.extract import SUPPORTED_EXTENSIONS
-from legalsearch.load.memory import Document, load_memory_document
+from legalsearch.load.memory import load_memory_document
 from legalsearch.load.metadata import build_meta, infer_metadata, read_manifest, read_sidecar
 
 __all__ = [
-    "SUPPORTED_EXTENSIONS", "BatchResult", "Document", "LoadFailure", "build_document", "build_meta", "discover_documents",
+    "SUPPORTED_EXTENSIONS", "BatchResult", "LoadFailure", "build_document", "build_meta", "discover_documents",
     "infer_metadata", "load_document", "load_documents", "load_memory_document", "peek_language", "read_manifest", "read_sidecar",
 ]

@@ -81,7 +81,7 @@ MODULE_DESCRIPTORS = {
 }
 
 # Entries of plugin zips left out at assembly: only LOCAL (in-node) models use them, and the node
-# runs REMOTE models only (our embedding server, search/serve). onnxruntime_gpu is 291 of the ml
+# runs REMOTE models only (our embedding server, search/embedserver/). onnxruntime_gpu is 291 of the ml
 # plugin's 355 MB unpacked; without it the node starts and remote models deploy and predict.
 PRUNED = {"opensearch-ml": ("onnxruntime_gpu-",)}
 
@@ -94,7 +94,7 @@ def node_artifacts(version: str) -> NodeArtifacts:
             "opensearch-knn": Artifact("org.opensearch.plugin", "opensearch-knn", plugin_version, "zip"),
             # Published as "neural-search" (not "opensearch-neural-search", the plugin's own name).
             "opensearch-neural-search": Artifact("org.opensearch.plugin", "neural-search", plugin_version, "zip"),
-            # TLS, users, roles and document-level security (search/node/security.py configures it).
+            # TLS, users, roles and document-level security (search/security/plugin.py configures it).
             "opensearch-security": Artifact("org.opensearch.plugin", "opensearch-security", plugin_version, "zip"),
             # ml-commons (remote embedding models for `neural` queries and the text_embedding
             # ingest processor) and the job scheduler it extends (docs/engine.md).

@@ -21,9 +21,9 @@ are produced), with the cluster's name, folders and discovery settings as overri
 Security (on by default, as for the single node): every node gets the same certificates of the
 one local CA (valid for 127.0.0.1 and localhost, with the node DN that `plugins.security.nodes_dn`
 accepts), the same security files and compliance salt, all from the node home's secrets folder
-(`search.node.security`): the cluster shares the admin and service passwords with the single
+(`search.security`): the cluster shares the admin and service passwords with the single
 node. The plugin loads its configuration once for the cluster (into its security index, on the
-first start); once the cluster has formed, `security.bootstrap` brings the roles up to date once,
+first start); once the cluster has formed, `plugin.bootstrap` brings the roles up to date once,
 through one node.
 """
 
@@ -41,8 +41,9 @@ from pathlib import Path
 
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import probe, process, security
+from legalsearch.node import probe, process
 from legalsearch.node.assembly import dist_dir, install, is_installed
+from legalsearch.security import plugin
 
 log = logging.getLogger(__name__)
 
@@ -207,8 +208,8 @@ def _secure(settings: Settings, state: ClusterState, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for url in state.urls:
-            if security.initialized(settings, url):
-                security.bootstrap(settings, url)
+            if plugin.initialized(settings, url):
+                plugin.bootstrap(settings, url)
                 return
         time.sleep(0.5)
     raise NodeError(f"the security plugin of the {len(state.members)} nodes did not initialise within {timeout:.0f}s; "

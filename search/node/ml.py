@@ -3,7 +3,7 @@ models (a model group, one HTTP connector + remote model per embedder and side),
 name, updated and deployed idempotently (docs/engine.md).
 
 Every function takes `call(method, path, body=None) -> (HTTP status, JSON body)`, so the same
-code runs from the node's lifecycle (the admin certificate, `search.node.security.admin_request`,
+code runs from the node's lifecycle (the admin certificate, `search.security.plugin.admin_request`,
 right after a start) and from `legalsearch pipelines install` on any cluster (`Store.call`).
 
 Names: `legalsearch-<embedder>-<side>-v1`, side `query` (for `neural` queries: read timeout

@@ -10,7 +10,7 @@ Layout under `Settings.node_home` (printed by `legalsearch node status`):
 The node refuses to run as root, so when invoked as root it runs as a system user
 (`Settings.node_user`, created on first install).
 
-The node is secured by default (`search.node.security`): TLS with a local CA, the security
+The node is secured by default (`search.security`): TLS with a local CA, the security
 plugin, an admin password and the legalsearch roles; its secrets live beside the node home
 (`<node_home>-secrets`), never inside it. LEGALSEARCH_NODE_SECURITY=false starts it without
 (benchmarks only).
@@ -31,8 +31,10 @@ from pathlib import Path
 
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import probe, security
+from legalsearch.node import probe
 from legalsearch.node.assembly import dist_dir, install, is_installed, java_home
+from legalsearch.security import plugin
+from legalsearch.security.secrets import Secrets
 
 log = logging.getLogger(__name__)
 
@@ -129,7 +131,7 @@ def _yml(value) -> str:
 
 def probe_context(settings: Settings, url: str) -> ssl.SSLContext | None:
     """How the lifecycle probes reach a local node: the local CA and the admin certificate."""
-    return security.admin_ssl_context(settings) if url.startswith("https") else None
+    return plugin.admin_ssl_context(settings) if url.startswith("https") else None
 
 
 def scheme(settings: Settings) -> str:
@@ -152,19 +154,19 @@ def node_settings(settings: Settings, http_port: int, transport_port: int, salt:
         "path.logs": str(settings.node_home / "logs"),
         # A developer laptop or CI disk may be fuller than OpenSearch's 85 % watermark.
         "cluster.routing.allocation.disk.threshold_enabled": "false",
-        **security.opensearch_settings(settings, salt),
+        **plugin.opensearch_settings(settings, salt),
     }
     yml.update(overrides)
     return {k: v for k, v in yml.items() if v is not None}
 
 
 def prepare_config(settings: Settings, config: Path, http_port: int, transport_port: int,
-                   heap: str | None = None, **overrides) -> security.Secrets | None:
+                   heap: str | None = None, **overrides) -> Secrets | None:
     """Everything one node reads from its config folder: the security files and certificates
     (the same local CA, node certificate and passwords for every node started from this node
-    home: `search.node.security`), opensearch.yml and the heap options. The secrets, or None
+    home: `search.security.secrets`), opensearch.yml and the heap options. The secrets, or None
     when security is off."""
-    secrets = security.prepare(settings, config) if settings.node_security else None
+    secrets = plugin.prepare(settings, config) if settings.node_security else None
     salt = secrets.salt_file.read_text().strip() if secrets else None
     yml = node_settings(settings, http_port, transport_port, salt, **overrides)
     (config / "opensearch.yml").write_text("".join(f"{k}: {_yml(v)}\n" for k, v in yml.items()))
@@ -198,7 +200,7 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
     url = f"{scheme(settings)}://127.0.0.1:{http_port}"
     pid = await_node(settings, url, pid_file, home / "logs" / "startup.err", log_file(settings), timeout)
     if settings.node_security:
-        security.bootstrap(settings, url)
+        plugin.bootstrap(settings, url)
     state = NodeState(url, http_port, transport_port, pid, settings.node_version, str(home))
     state_file(settings).write_text(json.dumps(asdict(state), indent=2) + "\n")
     return state
@@ -235,7 +237,7 @@ def _healthy(settings: Settings, url: str, timeout: float) -> bool:
     """The single node is ready: its cluster is yellow or green and, when secured, the security
     plugin has loaded its index (before that it answers 503 even to the admin certificate)."""
     return probe.wait_for_health(url, timeout=timeout, context=probe_context(settings, url)) and (
-        not url.startswith("https") or security.initialized(settings, url))
+        not url.startswith("https") or plugin.initialized(settings, url))
 
 
 def await_node(settings: Settings, url: str, pid_file: Path, stderr_log: Path, node_log: Path, timeout: float,

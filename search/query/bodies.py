@@ -276,10 +276,9 @@ NAME_FIELDS = ["title^3", "title.exact^3", "parties^3", "summary^1", "opening^0.
 """Where a document's names are: title, parties, the summary's "Non-Disclosure Agreement of Seeed
 Development Limited", and, weighted less, the opening and the profile, where a trading name or a
 defined name lives ("Officine Fabbri Robotica S.r.l. (\"Kestrel\")"). `SearchService.named` looks
-for the question's rare name-like words there (`search.query.plan.question_words`). Round 3 kept
-the opening and profile out: a rare topic word ("workout") matched there named the wrong document
-for 25 of 194 PrivacyQA questions; now that only words written like names may name, none does
-(docs/results.md, round 4)."""
+for the question's rare name-like words there (`search.query.plan.question_words`). The opening
+and profile are safe to search because only words written like names may name: a rare topic word
+("workout") read there would name the wrong document."""
 
 NAMING_DF_FIELDS = {"en": ["title", "summary", "profile", "opening"],
                     "it": ["title.it", "summary.it", "profile.it", "opening.it"]}
@@ -345,7 +344,7 @@ def routing_body(text: str, vector: list[float] | None, filters: Filters, size: 
     Italian question matches every Italian opening ("contratto", "fatture") and almost nothing of
     an English agreement, whose rank in one list would then be decided by language, not by topic.
     Ranked within its language, each document's BM25 evidence counts alike, and the k-NN list
-    (multilingual models) ranks across them (round-3 gold set, dev half: MRR 59.5 -> 62.7)."""
+    (multilingual models) ranks across them (measured best on the gold sets)."""
     bm25 = bm25_clause(text, filter_clauses(filters), ROUTING_FIELDS)
     if titles:
         bm25["bool"]["should"] = [{"multi_match": {"query": t, "fields": ["profile", "profile.it"], "operator": "and",

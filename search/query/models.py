@@ -358,7 +358,16 @@ class Hit(BaseModel):
     language: str | None = None
     doc_type: str | None = None
     clause_labels: list[str] = []
-    score: float | None = Field(None, description="rerank score when a reranker ran; fused scores are not shown")
+    score: float | None = Field(
+        None, description="rerank_score when a reranker ran over the response (None for a hit below its "
+        "rerank_depth), else fused_score: an order within one response, not a calibrated confidence")
+    fused_score: float | None = Field(
+        None, description="the engine's fused relevance score after the routing and current-text priors (min-max "
+        "units in the default hybrid search, BM25 or k-NN scores in those modes); None for a passage that "
+        "cross-reference or definition expansion added (via xref:... / definition:...), which was not retrieved")
+    rerank_score: float | None = Field(
+        None, description="the reranker's own score, when one ran over this hit (the top rerank_depth); with "
+        "rerank_weight below 1 the order follows the blend, so these need not descend; None otherwise")
 
 
 class SearchResponse(BaseModel):
@@ -380,7 +389,8 @@ class SearchResponse(BaseModel):
 CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
-        "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score"}},
+        "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
+        "rerank_score"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }

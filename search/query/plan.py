@@ -90,12 +90,12 @@ def effective_routing(routing: str, refs) -> str:
     """"auto" restricts the search to the routed documents unless the query cites a section
     ("s.21A", "clause 14.3", "Schedule 1"): then the exact label decides where to look, and
     cutting the search down to the documents whose title and summary match best could cut away
-    the one that holds the section (measured on the gold set, docs/results.md). ("prior" mode,
-    every document searched and the routed ones preferred by the routing prior, was tried for
-    cited sections: a wrongly routed document then outranks the cited section, and the round-2
-    identifier and cross-reference classes gained nothing; it is not part of "auto".) A question
-    that cites a section and names its document by a rare word ("articolo 13.2 licenza Kestrel")
-    is still restricted to the documents it names (`SearchService.plan`, round 6)."""
+    the one that holds the section (measured on the gold set). "prior" mode (every document
+    searched, the routed ones preferred by the routing prior) is not part of "auto" for cited
+    sections: a wrongly routed document then outranks the cited section, and the identifier and
+    cross-reference questions of the gold sets gain nothing. A question that cites a section and
+    names its document by a rare word ("articolo 13.2 licenza Kestrel") is still restricted to the
+    documents it names (`SearchService.plan`)."""
     if routing != "auto":
         return routing
     return "off" if any(not r.external for r in refs) else "filter"
@@ -111,7 +111,8 @@ def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
     list, or when the routing prior re-sorts them (twice k, so a lower-fused chunk of the best
     document can move up into the top k). A reranker's shortlist is the top half of the fused list
     (twice its depth): the top of a longer fused list is steadier, and then the shortlist is the
-    same whatever k asks for (59 of 60 LegalBench questions at k = 10 against k = 64, round 5). (The
+    same whatever k asks for (measured on LegalBench: k = 10 and k = 64 rerank nearly the same
+    shortlist). (The
     current-text prior re-sorts only what is fetched: the versions of one section come together.)"""
     return max(req.k, req.experimental.candidates or 0, 2 * req.rerank.depth if req.rerank.method != "off" else 0,
                min(2 * req.k, 400) if prior else 0)

@@ -11,7 +11,7 @@
   member on an e5 index, where the two are the same).
 
 With `weight` below 1 (`rerank_weight`) the final order blends the rerankers' scores with the fused
-score of the first stage; docs/results.md (round 5) has the measurements.
+score of the first stage, so a reranker refines the fused order instead of replacing it.
 """
 
 from __future__ import annotations

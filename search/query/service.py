@@ -393,8 +393,8 @@ class SearchService:
         if req.expansion.xrefs or req.expansion.definitions:
             timings["expand"] = _ms(t)
 
-        hits = [_hit(rank, src, via, scores.get(src["chunk_id"]) if via == "retrieval" else None)
-                for rank, (src, via) in enumerate(expansion.ordered, start=1)]
+        fused_scores = {src["chunk_id"]: score for src, score in fused}
+        hits = [_hit(rank, src, via, fused_scores, scores) for rank, (src, via) in enumerate(expansion.ordered, start=1)]
         if req.filters.as_of is None:
             notes += old_text_note(hits, today())
         timings["total"] = _ms(t_start)
@@ -465,7 +465,7 @@ def engine_model(meta: dict, req: SearchRequest) -> str | None:
 def check_window(embedder, query: str) -> None:
     """A question longer than the model's window is refused, as the embedding server refuses it:
     embedding only its first part would search for something else."""
-    if getattr(embedder, "served", False):  # the server counts and refuses alike (search.embed.served)
+    if getattr(embedder, "served", False):  # the server counts and refuses alike (search.embedserver.client)
         return
     tokens = embedder.count_tokens(query)
     if tokens > embedder.max_tokens:
@@ -496,7 +496,13 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
-def _hit(rank: int, source: dict, via: str, score: float | None) -> Hit:
+def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: dict[str, float]) -> Hit:
+    """A hit with its fused and reranker scores (by chunk_id); an expansion passage was not
+    retrieved and has neither. `score` is the reranker's when one ran over the response (one scale
+    per response), else the fused score."""
+    retrieved = via == "retrieval"
+    fused_score = fused.get(source["chunk_id"]) if retrieved else None
+    rerank_score = reranked.get(source["chunk_id"]) if retrieved else None
     return Hit(
         rank=rank, chunk_id=source["chunk_id"], doc_id=source["doc_id"], doc_title=source.get("doc_title") or "",
         version=source.get("version") or "", valid_from=source.get("valid_from"), valid_to=source.get("valid_to"),
@@ -504,7 +510,8 @@ def _hit(rank: int, source: dict, via: str, score: float | None) -> Hit:
         heading_path=source.get("heading_path") or [], page=source.get("page"), source_path=source.get("source_path"),
         char_start=source["char_start"], char_end=source["char_end"], text=source["text"],
         citation=cite.cite(source), via=via, language=source.get("language"), doc_type=source.get("doc_type"),
-        clause_labels=source.get("clause_labels") or [], score=score,
+        clause_labels=source.get("clause_labels") or [], score=rerank_score if reranked else fused_score,
+        fused_score=fused_score, rerank_score=rerank_score,
     )
 
 

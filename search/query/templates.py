@@ -25,19 +25,19 @@ absent = public only), `as_of` ("YYYY-MM-DD"), `jurisdiction`, `doc_id`, `doc_ke
 (e.g. ["Schedule 2"]) and `parent_section` (the enclosing unit of a dotted label, e.g. ["14"]),
 which `template_params` derives from the question as our planner does.
 
-Not in the templates: the clause-title list (`SearchRequest.title_weight`, 0.3 by default) and
-the routing prior (`routing_prior`, 0.5 by default), both Python-side: the title list's share
-depends on which other lists are present, which one fixed weight vector of the index's default
-pipeline cannot give, and the prior re-sorts the fused list after OpenSearch returns it. A
-template renders the request with both at 0 (the pre-round-2 default; docs/results.md gives the
-figures of both), as do `routing_weights`, `routing_knn` and `routing_topics` (off by default).
-Nor the documents a question names (`routing_names`, "only" by default: two small requests on
-the document registry decide which words are rare enough to name one): the route template ranks
-by title, parties, summary and profile as `--routing-names off` does, and a client that knows the
-document passes its `doc_key` (or `doc_id`) instead. Nor (round 6) the current-text prior
-(`current_prior`, a re-sort after OpenSearch answers; a template client passes `as_of` to get one
-version) or the per-language BM25 lists of routing (`routing_languages`: the route template has
-one BM25 list, as `--no-routing-languages`).
+Not in the templates: what runs in Python around the OpenSearch request, so a template renders
+the request with it off:
+- the clause-title list (`SearchRequest.title_weight`): its share depends on which other lists
+  are present, which one fixed weight vector of the index's default pipeline cannot give;
+- the priors that re-sort the fused list after OpenSearch answers: the routing prior
+  (`routing_prior`) and the current-text prior (`current_prior`; a template client passes `as_of`
+  to get one version);
+- the documents a question names (`routing_names`: two small requests on the document registry
+  decide which words are rare enough to name one): the route template ranks by title, parties,
+  summary and profile as `--routing-names off` does, and a client that knows the document passes
+  its `doc_key` (or `doc_id`);
+- the per-language BM25 lists of routing (`routing_languages`: the route template has one BM25
+  list, as `--no-routing-languages`), and `routing_weights`, `routing_knn`, `routing_topics`.
 `groups` is whatever the CALLER says: not an access-control boundary (docs/engine.md).
 """
 

@@ -13,9 +13,10 @@ authentication backend, not of these commands: docs/security.md shows how.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from legalsearch.errors import SecurityError
-from legalsearch.node.security import (
+from legalsearch.security.roles import (
     ADMIN_USER,
     AUDITOR_ROLE,
     READER_ROLE,
@@ -23,7 +24,9 @@ from legalsearch.node.security import (
     SERVICE_USER,
     roles,
 )
-from legalsearch.store import Store
+
+if TYPE_CHECKING:
+    from legalsearch.store import Store
 
 GROUP_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 USER_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._@-]{0,127}$")

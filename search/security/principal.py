@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from legalsearch.errors import SecurityError
-from legalsearch.node.security import READER_ROLE, SERVICE_ROLE
-from legalsearch.store import Store, warn_once
+from legalsearch.errors import SecurityError, warn_once
+from legalsearch.security.roles import READER_ROLE, SERVICE_ROLE
 from pydantic import SecretStr
+
+if TYPE_CHECKING:
+    from legalsearch.store import Store
 
 log = logging.getLogger(__name__)
 

@@ -1,2 +1,2 @@
-"""Tools on top of the pipeline: the demo, node status, `inspect`, Dashboards saved objects and
-the generated CLI reference."""
+"""The generated references: docs/cli.md from the click commands (`clidoc`) and docs/python.md from
+the public API (`apidoc`), both written by `legalsearch reference`."""

@@ -42,8 +42,12 @@ answers), `StoreError` / `BulkError` (OpenSearch refused), `DocumentError` / `Me
 (a document or its metadata; during `ingest` these fail that document only and are reported).
 
 Framework retrievers (optional extras: `pip install .[langchain]`, `.[llamaindex]`) take a
-`LegalSearch` and return the frameworks' own types with the citation, offsets and `via` of each
-hit in their metadata; filters pass through (`retriever.invoke(q, as_of=..., groups=[...])`).
+`LegalSearch` and return the frameworks' own types: exactly k results, each with the chunk id as
+its id, the hit's score, and the citation, offsets and `via` in its metadata; the clauses a hit
+cites ride in its `metadata["xrefs"]` (or come back as extra results with `include_xrefs=True`).
+A metadata `filter` dict (`{"doc_type": "nda", "as_of": "2026-01-01"}`) maps onto the search
+filters, an unknown key is a clear error, and the async methods (`ainvoke`, `aretrieve`) run the
+search off the event loop.
 
 This page is generated from the code by `legalsearch reference`; a test checks it is current.
 '''

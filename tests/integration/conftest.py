@@ -66,8 +66,8 @@ def user_store(settings, url: str, name: str, password: str):
 def people(store, secured):
     """alice (group litigation-team), bob (no group), carol (auditor): base name -> (user, password),
     made for this session and removed afterwards."""
-    from legalsearch.node.security import make_password
     from legalsearch.security import admin
+    from legalsearch.security.secrets import make_password
 
     suffix = uuid.uuid4().hex[:6]
     made = {}

@@ -14,7 +14,8 @@ import time
 import uuid
 
 import pytest
-from legalsearch.node import security
+from legalsearch.security import plugin, roles
+from legalsearch.security.secrets import make_password
 from opensearchpy import OpenSearch
 
 from tests.integration.conftest import user_store
@@ -51,7 +52,7 @@ def _status(raw: OpenSearch, user: str, password: str) -> int:
 def own_user(store):
     from legalsearch.security import admin
 
-    name, password = f"lockme-{uuid.uuid4().hex[:8]}", security.make_password()
+    name, password = f"lockme-{uuid.uuid4().hex[:8]}", make_password()
     admin.users_add(store, name, password, (), ("reader",))
     yield name, password
     admin.users_remove(store, name)
@@ -60,19 +61,19 @@ def own_user(store):
 def test_ten_wrong_passwords_block_the_eleventh_try_of_that_user_only(raw, own_user, people):
     _, listeners = _configured(raw)
     limiter = listeners.get("internal_authentication_backend_limiting")
-    assert limiter and limiter["allowed_tries"] == security.LOGIN_ALLOWED_TRIES, listeners
+    assert limiter and limiter["allowed_tries"] == plugin.LOGIN_ALLOWED_TRIES, listeners
     assert "127.0.0.1" in (listeners.get("ip_rate_limiting") or {}).get("ignore_hosts", []), listeners
     name, password = own_user
     assert _status(raw, name, password) == 200
-    for _ in range(security.LOGIN_ALLOWED_TRIES):
+    for _ in range(plugin.LOGIN_ALLOWED_TRIES):
         assert _status(raw, name, "not-the-password") == 401
     assert _status(raw, name, password) == 401  # blocked: the right password is refused too
     assert _status(raw, *people["bob"]) == 200  # another user, same address: not blocked
-    assert raw.transport.perform_request("GET", "/_plugins/_security/authinfo")["user_name"] == security.ADMIN_USER
+    assert raw.transport.perform_request("GET", "/_plugins/_security/authinfo")["user_name"] == roles.ADMIN_USER
     # the block lasts block_expiry_seconds, then the right password works again (polled, bounded)
-    deadline = time.monotonic() + security.LOGIN_BLOCK_S + 15
+    deadline = time.monotonic() + plugin.LOGIN_BLOCK_S + 15
     while _status(raw, name, password) != 200:
-        assert time.monotonic() < deadline, f"{name} still blocked after {security.LOGIN_BLOCK_S + 15} s"
+        assert time.monotonic() < deadline, f"{name} still blocked after {plugin.LOGIN_BLOCK_S + 15} s"
         time.sleep(1)
 
 
@@ -88,7 +89,7 @@ def test_the_audit_log_records_a_failed_login_and_a_privileged_read_for_the_audi
     alice = user_store(settings, opensearch_url, *people["alice"])
     assert alice.search(index, {"query": {"ids": {"values": [hit["_id"]]}}})["hits"]["hits"]  # a read she may make
     auditor = user_store(settings, opensearch_url, *people["carol"])
-    pattern = security.AUDIT_INDEX_PATTERN  # dynamically mapped by the plugin: text with a .keyword
+    pattern = roles.AUDIT_INDEX_PATTERN  # dynamically mapped by the plugin: text with a .keyword
     wanted = {
         "failed login": {"bool": {"filter": [{"term": {"audit_category.keyword": "FAILED_LOGIN"}},
                                              {"term": {"audit_request_effective_user.keyword": stranger}}]}},

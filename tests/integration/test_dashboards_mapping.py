@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 
+from legalsearch import dashboards
 from legalsearch.index import schema
-from legalsearch.tools import dashboards
 
 AGGREGATABLE_ES_TYPES = {"keyword", "date", "boolean", "integer", "long", "float", "double", "short", "byte"}
 

@@ -18,10 +18,10 @@ from datetime import date
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from legalsearch.demo import EXAMPLES
 from legalsearch.query import bodies, templates
 from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
-from legalsearch.tools.demo import EXAMPLES
 from opensearchpy import OpenSearch, TransportError
 
 
@@ -261,7 +261,7 @@ def test_a_reader_under_dls_runs_the_bool_template_and_the_engine_enforces_the_a
 
 
 def test_node_status_shows_the_server_and_the_models(store, engine):
-    from legalsearch.tools import status
+    from legalsearch import status
 
     report = status.node_status(store)["engine"]
     assert report["server"]["status"] == "ok"
@@ -273,7 +273,7 @@ def test_node_status_shows_the_server_and_the_models(store, engine):
 
 def test_the_server_down_fails_every_client_loudly_and_a_restart_heals(settings, raw, engine, sample_index,
                                                                         monkeypatch, opensearch_url):
-    from legalsearch.node import embedserver
+    from legalsearch import embedserver
 
     if embedserver.running(settings) is None:
         pytest.fail("no local embedding server to stop: run against the local node (`legalsearch node start`)")
@@ -299,9 +299,8 @@ def test_a_fresh_client_embeds_questions_through_the_resident_server(settings, a
     """A new process (a fresh `LegalSearch`, as `legalsearch search` makes) loads no model: the
     local embedding server embeds its questions with the index's own build, and the answers are
     the ones in-process embedding gives."""
-    from legalsearch import LegalSearch
-    from legalsearch.embed.served import ServedQueryEmbedder
-    from legalsearch.node import embedserver
+    from legalsearch import LegalSearch, embedserver
+    from legalsearch.embedserver.client import ServedQueryEmbedder
 
     if embedserver.running(settings) is None:
         pytest.fail("no local embedding server: run against the local node (`legalsearch node start`)")

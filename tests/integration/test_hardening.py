@@ -18,7 +18,7 @@ from tests.integration.test_security import PRIVILEGED, QUESTION
 @pytest.fixture(scope="module")
 def lost_user(store, secured):
     """A user of the node holding no legalsearch role at all."""
-    from legalsearch.node.security import make_password
+    from legalsearch.security.secrets import make_password
 
     name, password = f"norole-{uuid.uuid4().hex[:6]}", make_password()
     store.security_api(f"create user {name}", "PUT", f"internalusers/{name}", {

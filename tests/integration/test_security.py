@@ -14,10 +14,11 @@ import uuid
 
 import pytest
 from click.testing import CliRunner
+from legalsearch import dashboards
 from legalsearch.errors import AuthenticationError, PermissionDeniedError, StoreError
 from legalsearch.index import schema
-from legalsearch.node import security
-from legalsearch.tools import dashboards
+from legalsearch.security.roles import READER_ROLE
+from legalsearch.security.secrets import make_password, secrets_of
 
 from tests.conftest import REPO
 from tests.integration.conftest import user_store
@@ -160,7 +161,7 @@ def test_users_and_groups_commands(opensearch_url, monkeypatch):
 
     monkeypatch.setenv("OPENSEARCH_URL", opensearch_url)
     name = f"dave-{uuid.uuid4().hex[:6]}"
-    password = security.make_password()
+    password = make_password()
     runner = CliRunner()
 
     def run(*args, stdin=None):
@@ -172,14 +173,14 @@ def test_users_and_groups_commands(opensearch_url, monkeypatch):
         assert run("users", "add", name, "--password-stdin", stdin=password + "\n").exit_code == 1  # exists
         assert "wrote role legalsearch_reader" in run("users", "init").output  # idempotent
         users = json.loads(run("users", "list", "--json").output)
-        assert {"user": name, "groups": ["deal-team"], "roles": [security.READER_ROLE], "reserved": False} in users
+        assert {"user": name, "groups": ["deal-team"], "roles": [READER_ROLE], "reserved": False} in users
         assert "litigation-team" in run("groups", "grant", name, "litigation-team").output
         assert name in json.loads(run("groups", "list", "--json").output)["litigation-team"]
         assert run("groups", "revoke", name, "deal-team").output.strip() == f"{name}: litigation-team"
         bad = run("groups", "grant", name, 'x"],"acl":["*')
         assert bad.exit_code == 1 and "invalid group name" in bad.output
         assert run("groups", "grant", name, "all_access").exit_code == 1
-        new = security.make_password()
+        new = make_password()
         assert run("users", "passwd", name, "--password-stdin", stdin=new + "\n").exit_code == 0
         monkeypatch.setenv("LEGALSEARCH_PASSWORD", new)
         who = json.loads(run("users", "whoami", "--user", name, "--json").output)
@@ -200,7 +201,7 @@ def test_no_credential_in_any_output_or_log(settings, opensearch_url, store, sam
     alice, alice_password = people["alice"]
     host = opensearch_url.split("://", 1)[1]
     secrets = [admin_password, alice_password]
-    found = security.secrets_of(settings)
+    found = secrets_of(settings)
     if found:
         secrets.append(found.service_password())
     env = {**os.environ, "PYTHONPATH": str(REPO), "LEGALSEARCH_LOG_SEARCHES": "false",

@@ -27,12 +27,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
+from legalsearch.documents.models import Document
 from legalsearch.errors import StoreError
 from legalsearch.index import schema
-from legalsearch.load import Document
-from legalsearch.node.security import make_password
 from legalsearch.query import fusion
 from legalsearch.security import admin
+from legalsearch.security.secrets import make_password
 
 from tests.integration.conftest import user_store
 

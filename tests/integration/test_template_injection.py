@@ -26,9 +26,9 @@ def raw(settings, opensearch_url):
 
 @pytest.fixture(scope="module")
 def as_service(settings, opensearch_url):
-    from legalsearch.node import security
+    from legalsearch.security.secrets import local_credentials
 
-    found = security.local_credentials(settings, "service")
+    found = local_credentials(settings, "service")
     assert found, "the local node's service password is not readable here"
     return raw_client(settings, opensearch_url, *found)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from legalsearch import store as store_module
 from legalsearch.config import Settings
 from legalsearch.errors import BulkError, StoreError
 from legalsearch.store import BulkStats, Store
+from legalsearch.store import opensearch as store_module
 from opensearchpy.exceptions import TransportError
 from opensearchpy.serializer import JSONSerializer
 

@@ -42,7 +42,7 @@ def _differences(service, single_index, cluster_service, cluster_index, items, m
 
 
 def test_three_nodes_form_one_cluster_and_status_shows_them(test_cluster, cluster_store, cluster_samples):
-    from legalsearch.tools import status
+    from legalsearch import status
 
     report = status.node_status(cluster_store)
     assert report["reachable"] and report["cluster"] == "legalsearch-test" and report["health"] == "green"

@@ -102,7 +102,7 @@ def test_an_export_is_redone_when_the_recipe_or_the_source_changed(tmp_path):
 
 
 def test_served_embedder_words_an_over_long_question_as_the_process_does():
-    from legalsearch.embed.served import _window_message
+    from legalsearch.embedserver.client import _window_message
 
     server = "input[0] has 913 tokens; model 'e5-query' reads at most 512 tokens of a query: shorten it"
     assert _window_message(server, "e5", 512) == "the question has 913 tokens; the e5 model reads at most 512: shorten it"
@@ -110,12 +110,12 @@ def test_served_embedder_words_an_over_long_question_as_the_process_does():
 
 
 def test_no_server_means_in_process_embedding(tmp_path):
-    from legalsearch.embed.served import served_builds
+    from legalsearch.embedserver.client import QueryServer, served_builds
 
     assert served_builds("http://127.0.0.1:9") == {}  # nothing listens on the discard port
     # the query server is not consulted when it is switched off
-    off = Embedders(Settings(cache_dir=tmp_path, query_embed_server=False), query_server="http://127.0.0.1:9")
+    off = Embedders(Settings(cache_dir=tmp_path, query_embed_server=False), query_server=QueryServer("http://127.0.0.1:9"))
     assert off.query_server is None
     # a server that does not answer: the build is loaded here
-    down = Recording(Settings(cache_dir=tmp_path), query_server="http://127.0.0.1:9")
+    down = Recording(Settings(cache_dir=tmp_path), query_server=QueryServer("http://127.0.0.1:9"))
     assert down.for_query({"embedder": "minilm"}) == "minilm/torch"

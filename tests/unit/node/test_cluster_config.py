@@ -57,7 +57,8 @@ def test_every_cluster_node_is_secured_with_the_one_local_ca_and_shared_secrets(
     import json
 
     import bcrypt
-    from legalsearch.node import pki, security
+    from legalsearch.security import pki
+    from legalsearch.security.secrets import secrets_of
 
     settings = _settings(tmp_path)
     spec = cluster.ClusterSpec.local(settings, 3)
@@ -66,7 +67,7 @@ def test_every_cluster_node_is_secured_with_the_one_local_ca_and_shared_secrets(
     seeds = [f"127.0.0.1:{m.transport_port}" for m in members]
     for m in members:
         cluster._prepare(settings, spec, m, seeds)
-    found = security.secrets_of(settings)
+    found = secrets_of(settings)
     for m in members:
         config = spec.root / m.name / "config"
         lines = dict(line.split(": ", 1) for line in (config / "opensearch.yml").read_text().splitlines())
@@ -99,7 +100,7 @@ def test_a_restart_reuses_the_ports_of_the_nodes_that_are_down(tmp_path):
 
 
 def test_the_store_trusts_the_local_ca_and_sends_the_admin_password_only_to_local_nodes(tmp_path):
-    from legalsearch.node import security
+    from legalsearch.security.secrets import ensure_secrets
     from legalsearch.store import connection
 
     settings = _settings(tmp_path)
@@ -107,7 +108,7 @@ def test_the_store_trusts_the_local_ca_and_sends_the_admin_password_only_to_loca
     members, _ = cluster._plan_members(settings, spec, {})
     spec.root.mkdir(parents=True)
     cluster._write_state(spec.root, cluster.ClusterState(spec.name, settings.node_version, members))
-    found = security.ensure_secrets(settings)
+    found = ensure_secrets(settings)
     urls = ",".join(m.url + "/" for m in members)
 
     local = connection(settings, urls)

@@ -1,13 +1,14 @@
 """The node side of the engine: ml-commons settings and connector bodies (pure), and the embedding
-server's process started, found again and stopped (a real `python -m legalsearch.serve`, no node)."""
+server's process started, found again and stopped (a real `python -m legalsearch.embedserver`, no node)."""
 
 from __future__ import annotations
 
 import socket
 
 import pytest
+from legalsearch import embedserver
 from legalsearch.config import Settings
-from legalsearch.node import embedserver, ml
+from legalsearch.node import ml
 
 
 def test_our_endpoint_replaces_an_older_one_of_ours_and_keeps_the_others():

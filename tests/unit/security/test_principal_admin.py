@@ -165,7 +165,7 @@ def test_an_end_user_without_the_reader_role_may_not_search(roles):
 
 
 def test_node_status_calls_a_refused_password_refused_not_unreachable(store, monkeypatch):
-    from legalsearch.tools import status
+    from legalsearch import status
 
     monkeypatch.setattr(store.client.transport, "perform_request",
                         lambda *a, **kw: _raising(ex.AuthenticationException(401, "Unauthorized", None))())

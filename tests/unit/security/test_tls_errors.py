@@ -11,7 +11,7 @@ import threading
 import pytest
 from legalsearch.config import Settings
 from legalsearch.errors import TLSError
-from legalsearch.node import pki
+from legalsearch.security import pki
 from legalsearch.store import Store
 
 

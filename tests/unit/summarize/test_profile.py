@@ -1,7 +1,7 @@
 """Routing profiles: the loose names of a document (aliases, places, type words, outline)."""
 
 from legalsearch.documents.models import DocumentMeta
-from legalsearch.load.document import build_document
+from legalsearch.load.files import build_document
 from legalsearch.summarize.profile import aliases, document_profile, names, places
 
 OPENING = (

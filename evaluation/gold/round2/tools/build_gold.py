@@ -8,8 +8,12 @@ open-doc-type.
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import goldlib  # noqa: E402
 
 K, H, P, S, T = (f"nda-corvane-{n}" for n in ("kestrel", "halvorsen", "pemberton", "saltmarsh", "tidewell"))
 NDAS = (K, H, P, S, T)
@@ -21,58 +25,12 @@ NOTE = "privileged-note-kestrel"
 JUD = "judgment-halberd-v-quillfeather"
 GROUP = "legal-disputes"
 
-TYPE_OF = {
-    "clause-in-doc": "conceptual", "cross-language": "conceptual", "unnumbered-heading": "conceptual",
-    "loose-names": "conceptual", "look-alikes": "conceptual", "versions": "date-sensitive",
-    "identifiers": "identifier", "cross-references": "cross-reference", "access-control": "conceptual",
-    "open-doc-type": "conceptual",
-}
-SHORT = {
-    "clause-in-doc": "cid", "cross-language": "xl", "unnumbered-heading": "unh", "loose-names": "ln",
-    "look-alikes": "la", "versions": "ver", "identifiers": "id", "cross-references": "xref",
-    "access-control": "acl", "open-doc-type": "odt",
-}
-
-
-def p(doc: str, section: str | None = None, version: str | None = None) -> dict:
-    out = {"doc_id": doc}
-    if section is not None:
-        out["section"] = section
-    if version is not None:
-        out["version"] = version
-    return out
+GOLD = goldlib.GoldBuilder("r2", Path(__file__).resolve().parent.parent / "round2-gold.jsonl")
+q, p = GOLD.q, goldlib.p
 
 
 def other_ndas(*keep: str) -> list[dict]:
-    return [p(d) for d in NDAS if d not in keep]
-
-
-ITEMS: list[dict] = []
-
-
-def q(lang: str, cls: str, query: str, expected: list[dict], note: str, *, also: tuple[str, ...] = (),
-      type_: str | None = None, xrefs: list[dict] | None = None, as_of: str | None = None,
-      groups: list[str] | None = None, must_not: list[dict] | None = None) -> None:
-    n = sum(1 for i in ITEMS if i["language"] == lang and i["_cls"] == cls) + 1
-    tag = f"[class:{cls}]" + (f" [also:{','.join(also)}]" if also else "")
-    item = {
-        "id": f"r2-{lang}-{SHORT[cls]}-{n:02d}",
-        "query": query,
-        "type": type_ or TYPE_OF[cls],
-        "language": lang,
-        "expected": expected,
-    }
-    if xrefs:
-        item["expected_xrefs"] = xrefs
-    if as_of:
-        item["as_of"] = as_of
-    if groups:
-        item["groups"] = groups
-    if must_not:
-        item["must_not"] = must_not
-    item["notes"] = f"{tag} {note}"
-    item["_cls"] = cls
-    ITEMS.append(item)
+    return goldlib.others(NDAS, *keep)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -424,14 +382,5 @@ q("it", "open-doc-type", "Nella sentenza contro Quillfeather è stata concessa u
   [p(JUD, "26")], "Paragrafo 26: nove mesi (e inibitoria sul codice sorgente).", also=("cross-language",))
 
 
-def main() -> None:
-    out = Path(__file__).resolve().parent.parent / "round2-gold.jsonl"
-    with out.open("w", encoding="utf-8") as f:
-        for item in ITEMS:
-            row = {k: v for k, v in item.items() if k != "_cls"}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"{len(ITEMS)} items -> {out}")
-
-
 if __name__ == "__main__":
-    main()
+    GOLD.main(sys.argv[1:])

@@ -12,8 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from legalsearch.evaluation.gold import _summary, item_class, load_gold
-from legalsearch.evaluation.report import gold_class_table_markdown
+from legalsearch.scripts import gold_class_table_markdown, gold_summary, item_class, load_gold
 
 
 def regroup(gold_file: Path, gold_json: Path) -> dict[str, dict]:
@@ -28,8 +27,8 @@ def regroup(gold_file: Path, gold_json: Path) -> dict[str, dict]:
         for r in rows:
             by_class.setdefault(r["class"], []).append(r)
             by_lang.setdefault(f"{r['class']}/{r['language']}", []).append(r)
-        out[name] = {**scores, "by_class": {c: _summary(v, (5, 10)) for c, v in sorted(by_class.items())},
-                     "by_class_language": {c: _summary(v, (5, 10)) for c, v in sorted(by_lang.items())}}
+        out[name] = {**scores, "by_class": {c: gold_summary(v, (5, 10)) for c, v in sorted(by_class.items())},
+                     "by_class_language": {c: gold_summary(v, (5, 10)) for c, v in sorted(by_lang.items())}}
     return out
 
 

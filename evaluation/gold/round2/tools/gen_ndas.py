@@ -11,9 +11,12 @@ with plain paragraphs (cross-references then name the heading, not a number).
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import goldlib  # noqa: E402
 
 CORVANE = (
     "CORVANE TECHNOLOGIES LIMITED, a company incorporated in England and Wales with company "
@@ -756,16 +759,11 @@ NDAS: list[dict] = [
 ]
 
 
-def main(out_dir: str) -> None:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+def main(out: Path) -> None:
     for n in NDAS:
-        (out / f"{n['file']}.txt").write_text(render(n), encoding="utf-8")
-        (out / f"{n['file']}.meta.json").write_text(
-            json.dumps(n["meta"], ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-        )
+        goldlib.write_document(out, n["file"], render(n), n["meta"])
         print(n["file"])
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "corpus")
+    main(goldlib.out_dir(sys.argv[1:], Path(__file__).resolve().parent.parent / "corpus"))

@@ -3,9 +3,15 @@
 Sections that did not change are the same text in both files; sections that changed are
 written twice. Run: python tools/gen_statute.py corpus/
 """
-import json
+
+from __future__ import annotations
+
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import goldlib  # noqa: E402
 
 HEAD = {
     "2022": "Commercial Payment Practices Act 2022 (extract, as in force on 6 April 2022)",
@@ -210,22 +216,13 @@ META = {
     "2025": {"valid_from": "2025-10-01", "valid_to": None, "tags": ["late-payment", "statute", "amended"]},
 }
 
-if __name__ == "__main__":
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "corpus")
-    for version in ("2022", "2025"):
-        name = f"commercial-payment-practices-act.v{version}"
-        (out / f"{name}.txt").write_text(build(version), encoding="utf-8")
-        meta = {
-            "doc_id": "commercial-payment-practices-act-2022",
-            "title": "Commercial Payment Practices Act 2022 (extract)",
-            "doc_type": "statute",
-            "language": "en",
-            "jurisdiction": "GB",
-            "version": version,
-            "valid_from": META[version]["valid_from"],
-            "valid_to": META[version]["valid_to"],
-            "public": True,
-            "tags": META[version]["tags"],
-        }
-        (out / f"{name}.meta.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+def main(out: Path) -> None:
+    for name in goldlib.write_statute(out, "commercial-payment-practices-act", "commercial-payment-practices-act-2022",
+                                      "Commercial Payment Practices Act 2022 (extract)", META, build,
+                                      {"public": True}):
         print(name)
+
+
+if __name__ == "__main__":
+    main(goldlib.out_dir(sys.argv[1:], Path(__file__).resolve().parent.parent / "corpus"))

@@ -9,8 +9,12 @@ loose-names, look-alikes, versions, identifiers, cross-references, access-contro
 
 from __future__ import annotations
 
-import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import goldlib  # noqa: E402
 
 O, B, K, A, V = (f"nda-vellacott-{n}" for n in ("orrin", "brannock", "kittredge", "aaltoranta", "valbasento"))  # noqa: E741 (the NDA initials)
 NDAS = (O, B, K, A, V)
@@ -22,26 +26,8 @@ MEMO = "memo-privileged-pellmore"
 CDA = "verbale-cda-vellacott-italia-2026-02-16"
 GROUP = "legal-privileged"
 
-TYPE_OF = {
-    "clause-in-doc": "conceptual", "cross-language": "conceptual", "unnumbered-heading": "conceptual",
-    "loose-names": "conceptual", "look-alikes": "conceptual", "versions": "date-sensitive",
-    "identifiers": "identifier", "cross-references": "cross-reference", "access-control": "conceptual",
-    "open-doc-type": "conceptual",
-}
-SHORT = {
-    "clause-in-doc": "cid", "cross-language": "xl", "unnumbered-heading": "unh", "loose-names": "ln",
-    "look-alikes": "la", "versions": "ver", "identifiers": "id", "cross-references": "xref",
-    "access-control": "acl", "open-doc-type": "odt",
-}
-
-
-def p(doc: str, section: str | None = None, version: str | None = None) -> dict:
-    out = {"doc_id": doc}
-    if section is not None:
-        out["section"] = section
-    if version is not None:
-        out["version"] = version
-    return out
+GOLD = goldlib.GoldBuilder("r3", Path(__file__).resolve().parent.parent / "round3-gold.jsonl")
+q, p = GOLD.q, goldlib.p
 
 
 def s21(section: str | None = None) -> dict:
@@ -53,30 +39,7 @@ def s26(section: str | None = None) -> dict:
 
 
 def other_ndas(keep: str) -> list[dict]:
-    return [p(d) for d in NDAS if d != keep]
-
-
-ITEMS: list[dict] = []
-
-
-def q(lang: str, cls: str, query: str, expected: list[dict], note: str, *, also: tuple[str, ...] = (),
-      xrefs: list[dict] | None = None, as_of: str | None = None, groups: list[str] | None = None,
-      must_not: list[dict] | None = None) -> None:
-    n = sum(1 for i in ITEMS if i["language"] == lang and i["_cls"] == cls) + 1
-    tag = f"[class:{cls}]" + (f" [also:{','.join(also)}]" if also else "")
-    item = {"id": f"r3-{lang}-{SHORT[cls]}-{n:02d}", "query": query, "type": TYPE_OF[cls], "language": lang,
-            "expected": expected}
-    if xrefs:
-        item["expected_xrefs"] = xrefs
-    if as_of:
-        item["as_of"] = as_of
-    if groups:
-        item["groups"] = groups
-    if must_not:
-        item["must_not"] = must_not
-    item["notes"] = f"{tag} {note}"
-    item["_cls"] = cls
-    ITEMS.append(item)
+    return goldlib.others(NDAS, keep)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -743,14 +706,5 @@ q("it", "open-doc-type",
   [p(CDA, "5")], "Verbale punto 5: 27 marzo 2026. L'NDA Valbasento non parla della gara.")
 
 
-def main() -> None:
-    out = Path(__file__).resolve().parent.parent / "round3-gold.jsonl"
-    with out.open("w", encoding="utf-8") as f:
-        for item in ITEMS:
-            row = {k: v for k, v in item.items() if not k.startswith("_")}
-            f.write(json.dumps(row, ensure_ascii=False) + "\n")
-    print(f"{len(ITEMS)} items -> {out}")
-
-
 if __name__ == "__main__":
-    main()
+    GOLD.main(sys.argv[1:])

@@ -14,10 +14,13 @@ Italian one uses "Art. N – Titolo" with commi "1.", "2.".
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import goldlib  # noqa: E402
 
 VELLACOTT = (
     "VELLACOTT INSTRUMENTS LIMITED, a company incorporated in England and Wales with company number "
@@ -684,30 +687,24 @@ def render_it() -> str:
     return "\n".join(lines)
 
 
-def main(out_dir: str) -> None:
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+def main(out: Path) -> None:
     for n in NDAS.values():
-        (out / f"{n['file']}.txt").write_text(render_en(n), encoding="utf-8")
         meta = {
             "doc_id": n["file"], "title": n["title_meta"], "doc_type": "nda", "language": "en",
             "jurisdiction": n["jurisdiction"], "version": "1", "valid_from": n["iso"], "valid_to": None,
             "parties": ["Vellacott Instruments Limited", n["party_full"]], "signed_at": n["iso"],
             "acl": [], "public": True, "tags": n["tags"],
         }
-        (out / f"{n['file']}.meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
-                                                     encoding="utf-8")
+        goldlib.write_document(out, n["file"], render_en(n), meta)
     v = VALBASENTO
-    (out / f"{v['file']}.txt").write_text(render_it(), encoding="utf-8")
     meta = {
         "doc_id": v["file"], "title": v["title_meta"], "doc_type": "nda", "language": "it",
         "jurisdiction": "IT", "version": "1", "valid_from": v["iso"], "valid_to": None,
         "parties": ["Vellacott Italia S.r.l.", "Idrotecnica Valbasento S.p.A."], "signed_at": v["iso"],
         "acl": [], "public": True, "tags": v["tags"],
     }
-    (out / f"{v['file']}.meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
-                                                 encoding="utf-8")
+    goldlib.write_document(out, v["file"], render_it(), meta)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parent.parent / "corpus"))
+    main(goldlib.out_dir(sys.argv[1:], Path(__file__).resolve().parent.parent / "corpus"))

@@ -17,9 +17,12 @@ What changes (the gold notes rely on this):
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+import goldlib  # noqa: E402
 
 AMEND = "the Distribution and Agency (Fair Dealing) (Amendment) Act 2025"
 
@@ -277,21 +280,11 @@ def render(version: str) -> str:
     return "\n".join(parts)
 
 
-def main(out_dir: str) -> None:
-    out = Path(out_dir)
-    for version in ("2021", "2026"):
-        name = f"distribution-fair-dealing-act.v{version}"
-        (out / f"{name}.txt").write_text(render(version), encoding="utf-8")
-        meta = {
-            "doc_id": "distribution-fair-dealing-act-2021",
-            "title": "Distribution and Agency (Fair Dealing) Act 2021 (fictional; extract)",
-            "doc_type": "statute", "language": "en", "jurisdiction": "GB", "version": version,
-            "valid_from": META[version]["valid_from"], "valid_to": META[version]["valid_to"],
-            "parties": [], "signed_at": None, "acl": [], "public": True, "tags": META[version]["tags"],
-        }
-        (out / f"{name}.meta.json").write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
-                                               encoding="utf-8")
+def main(out: Path) -> None:
+    goldlib.write_statute(out, "distribution-fair-dealing-act", "distribution-fair-dealing-act-2021",
+                          "Distribution and Agency (Fair Dealing) Act 2021 (fictional; extract)", META, render,
+                          {"parties": [], "signed_at": None, "acl": [], "public": True})
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else str(Path(__file__).resolve().parent.parent / "corpus"))
+    main(goldlib.out_dir(sys.argv[1:], Path(__file__).resolve().parent.parent / "corpus"))

@@ -9,10 +9,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from legalsearch.chunk import chunk_document
-from legalsearch.documents.models import DocumentMeta
-from legalsearch.load import load_document
-from legalsearch.load.metadata import read_sidecar
+from legalsearch.scripts import DocumentMeta, chunk_document, load_document, read_sidecar
 
 
 def main(paths: list[str]) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from legalsearch.errors import LegalSearchError, SecurityError
-from legalsearch.node import security
 from legalsearch.query import templates
 from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
+from legalsearch.security.secrets import make_password, secrets_of, write_secret
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "corpus"
 
@@ -49,19 +49,19 @@ def demo_users_file(client: Any) -> Path:
 def ensure_demo_users(client: Any) -> dict[str, str] | None:
     """Create (or keep) the demo users on the local secured node; their passwords, or None when
     the node has no security plugin or is not the local one (no place to keep passwords)."""
-    if client.settings.opensearch_url or security.secrets_of(client.settings) is None or client.whoami() is None:
+    if client.settings.opensearch_url or secrets_of(client.settings) is None or client.whoami() is None:
         return None
     path = demo_users_file(client)
     stored = json.loads(path.read_text()) if path.is_file() else {}
     existing = {u["user"] for u in client.list_users()}
     for name, (groups, roles) in DEMO_USERS.items():
-        password = stored.get(name) or security.make_password()
+        password = stored.get(name) or make_password()
         if name not in existing:
             client.add_user(name, password, groups=groups, roles=roles)
         elif name not in stored:
             client.set_password(name, password)
         stored[name] = password
-    security.write_secret(path, json.dumps(stored, indent=2))
+    write_secret(path, json.dumps(stored, indent=2))
     return stored
 
 
@@ -122,7 +122,7 @@ def _engine_side(client: Any, index: str, echo: Callable[[str], None]) -> None:
 
 
 def _how_to_log_in(client: Any, index: str, echo: Callable[[str], None]) -> None:
-    found = security.secrets_of(client.settings)
+    found = secrets_of(client.settings)
     url = client.store.url
     echo(f"""
 ==> logging in (the node is secured: TLS with a local CA, users, document-level security)

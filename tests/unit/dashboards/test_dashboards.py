@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from legalsearch import dashboards
 from legalsearch.errors import ConfigError
 from legalsearch.index.schema import mapping_json
-from legalsearch.tools import dashboards
 
 AGGREGATABLE_ES_TYPES = {"keyword", "date", "boolean", "integer", "long", "float", "double", "short", "byte"}
 

@@ -1,16 +1,14 @@
-"""The one module that talks to OpenSearch (the only one that imports opensearch-py).
+"""The OpenSearch adapter: the only module that imports opensearch-py.
 
 Everything else builds request bodies as plain dicts (pure functions) and hands them here.
-Every call goes through `Store._call`, which wraps opensearch-py's errors into
+Every call goes through `OpenSearchStore._call`, which wraps opensearch-py's errors into
 `search.errors`: an unreachable node is a NodeError (a failed TLS handshake a TLSError), a
 refusal a StoreError (401 an AuthenticationError, 403 a PermissionDeniedError), each with a
-message that says what to do next. A `Store` is built once where a command starts (the
-`LegalSearch` client) and handed down.
+message that says what to do next (`search.store.hints`).
 
-Who a Store connects as (`connection`): OPENSEARCH_URL with OPENSEARCH_USER / OPENSEARCH_PASSWORD
-(or credentials in the URL, which are moved out of it) and OPENSEARCH_CA_CERTS; for the local
-node, its CA and the `admin` (or, for searches on behalf of an end user, the service account's)
-password are found in its secrets folder, so nobody has to set anything (docs/security.md).
+The adapter connects with the `Connection` (URL, credentials, CA) its `connect` gives on first
+use; it knows nothing of where that comes from, so it never imports the local node
+(`search.store.connection` resolves it; `search.store.Store` puts the two together).
 URLs in messages never carry credentials.
 """
 
@@ -19,11 +17,10 @@ from __future__ import annotations
 import base64
 import itertools
 import logging
-import re
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -46,7 +43,7 @@ def _import_opensearchpy_without_asyncio() -> None:
 
 _import_opensearchpy_without_asyncio()
 
-from legalsearch.config import Settings, split_credentials  # noqa: E402
+from legalsearch.config import Settings  # noqa: E402
 from legalsearch.errors import (  # noqa: E402
     AuthenticationError,
     BulkError,
@@ -56,7 +53,7 @@ from legalsearch.errors import (  # noqa: E402
     StoreError,
     TLSError,
 )
-from legalsearch.node import cluster, process, security  # noqa: E402
+from legalsearch.store import hints  # noqa: E402
 from opensearchpy import OpenSearch, helpers  # noqa: E402
 from opensearchpy.exceptions import (  # noqa: E402
     AuthenticationException,
@@ -98,30 +95,6 @@ Identity = Literal["admin", "service", "admin-certificate"]
 its `admin` user, its search service account, or the admin client certificate (super-admin:
 the only way to change the reserved `admin` user)."""
 
-_warned: set[str] = set()  # warnings said once per process
-
-
-def warn_once(key: str, message: str) -> None:
-    if key not in _warned:
-        _warned.add(key)
-        log.warning(message)
-
-
-def resolve_url(settings: Settings) -> str:
-    """OPENSEARCH_URL when set (several nodes: comma-separated), else the local node or the
-    local cluster started from this machine's node home (all its running nodes)."""
-    if settings.opensearch_url:
-        return ",".join(split_credentials(u.strip())[0].rstrip("/") for u in settings.opensearch_url.split(",")
-                        if u.strip())
-    url = process.local_url(settings) or ",".join(cluster.local_urls(settings))
-    if url:
-        return url
-    raise NodeError(
-        "no OpenSearch node to talk to: set OPENSEARCH_URL (e.g. https://localhost:9200 from "
-        "docker-compose.yml) or start the local node with `legalsearch node start`."
-    )
-
-
 @dataclass(frozen=True)
 class Connection:
     """Where and as whom a Store connects (never printed whole: `auth` holds a password)."""
@@ -138,33 +111,6 @@ class Connection:
         if self.client_cert:
             return "the admin certificate"
         return f"user {self.user!r}" if self.user else "an anonymous client"
-
-
-def connection(settings: Settings, url: str | None = None, identity: Identity = "admin") -> Connection:
-    """The URL, credentials and CA a Store uses (see the module docstring)."""
-    raw = url or settings.opensearch_url
-    parts = [split_credentials(u.strip()) for u in (raw or resolve_url(settings)).split(",") if u.strip()]
-    clean = ",".join(p[0].rstrip("/") for p in parts)  # several nodes: comma-separated
-    url_user, url_password = next(((p[1], p[2]) for p in parts if p[1]), (None, None))
-    user = settings.opensearch_user or url_user
-    password = settings.opensearch_password.get_secret_value() if settings.opensearch_password else url_password
-    ca = settings.opensearch_ca_certs
-    client_cert = None
-    if clean.startswith("https") and set(clean.split(",")) <= cluster.known_urls(settings):  # the local node(s)
-        ca = ca or security.local_ca(settings)
-        if identity == "admin-certificate":
-            found = security.secrets_of(settings)
-            if found is None:
-                raise NodeError(f"the admin certificate of the local node is in {settings.node_secrets}, which this "
-                                "user cannot read: run as the user who installed the node")
-            client_cert, user, password = (found.pki.admin, found.pki.admin_key), None, None
-        elif not user:
-            user, password = security.local_credentials(settings, identity) or (None, None)
-    if clean.startswith("https") and not settings.opensearch_verify_certs:
-        warn_once("verify-off", "TLS CERTIFICATE VERIFICATION IS OFF (LEGALSEARCH_OPENSEARCH_VERIFY_CERTS=false): "
-                  "anyone between this client and OpenSearch can read and change the traffic, passwords "
-                  "included. Set OPENSEARCH_CA_CERTS to the cluster's CA instead.")
-    return Connection(clean, user, password, ca, settings.opensearch_verify_certs, client_cert)
 
 
 def _client(conn: Connection, timeout: float) -> OpenSearch:
@@ -190,16 +136,13 @@ def basic_auth_header(user: str, password: str) -> dict[str, str]:
     return {"Authorization": "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()}
 
 
-class Store:
-    """A lazily connected OpenSearch client with the operations legalsearch uses.
+class OpenSearchStore:
+    """A lazily connected OpenSearch client with the operations legalsearch uses; `connect`
+    gives the Connection on first use (`search.store.Store` resolves it from the settings)."""
 
-    `identity` picks the local node's account when no credentials are configured: "admin"
-    (ingest, index admin), "service" (searches for a verified end user) or "admin-certificate"."""
-
-    def __init__(self, settings: Settings, url: str | None = None, identity: Identity = "admin"):
+    def __init__(self, settings: Settings, connect: Callable[[], Connection]):
         self.settings = settings
-        self.identity = identity
-        self._url = url
+        self._connect = connect
         self._connection: Connection | None = None
         self._client: OpenSearch | None = None
         self.bulk_stats = BulkStats()  # every bulk this store sent (ingest reports take their own share)
@@ -208,7 +151,7 @@ class Store:
     @property
     def connection(self) -> Connection:
         if self._connection is None:
-            self._connection = connection(self.settings, self._url, self.identity)
+            self._connection = self._connect()
         return self._connection
 
     @property
@@ -229,8 +172,8 @@ class Store:
         except NotFoundError as e:
             if missing is not _RAISE:
                 return missing
-            error = ModelError if _model_hint(str(e.info)) else StoreError
-            raise error(f"OpenSearch refused to {what} (HTTP 404): {_reason(e)}{_hint(e)}") from e
+            error = ModelError if hints.model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP 404): {hints.reason(e)}{hints.hint(e)}") from e
         except ConnectionTimeout as e:
             self._retire(e)
             raise NodeError(
@@ -239,12 +182,12 @@ class Store:
                 "LEGALSEARCH_REQUEST_TIMEOUT"
             ) from e
         except OSSSLError as e:  # a subclass of ConnectionError: test it first
-            raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {_tls_hint(e)}") from e
+            raise TLSError(f"TLS handshake with {self.url} failed while trying to {what}: {hints.tls_hint(e)}") from e
         except OSConnectionError as e:
             hint = ("the node speaks https: use an https:// URL" if self.url.startswith("http:")
                     and "RemoteDisconnected" in str(e.info) else "Is the node running? (`legalsearch node status`)")
             raise NodeError(f"cannot reach OpenSearch at {self.url} while trying to {what}: "
-                            f"{_strip_url_secrets(e.info or e)}. {hint}") from e
+                            f"{hints.strip_url_secrets(e.info or e)}. {hint}") from e
         except AuthenticationException as e:
             raise AuthenticationError(
                 f"OpenSearch at {self.url} did not accept the credentials of {self.connection.who} while trying to "
@@ -254,12 +197,12 @@ class Store:
             ) from e
         except AuthorizationException as e:
             raise PermissionDeniedError(
-                f"{self.connection.who} may not {what} (HTTP 403): {_reason(e)}. Connect as a user that holds the "
+                f"{self.connection.who} may not {what} (HTTP 403): {hints.reason(e)}. Connect as a user that holds the "
                 "permission, or ask an administrator (docs/security.md lists what each legalsearch role may do)."
             ) from e
         except TransportError as e:
-            error = ModelError if _model_hint(str(e.info)) else StoreError
-            raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {_reason(e)}{_hint(e)}") from e
+            error = ModelError if hints.model_hint(str(e.info)) else StoreError
+            raise error(f"OpenSearch refused to {what} (HTTP {e.status_code}): {hints.reason(e)}{hints.hint(e)}") from e
 
     def _retire(self, e: ConnectionTimeout) -> None:
         """After a timeout, if the node that did not answer does not answer a 1-second HEAD either
@@ -340,7 +283,7 @@ class Store:
             self._call(f"create index {name}", self.client.indices.create, index=name, body=body)
         except StoreError as e:
             cause = e.__cause__
-            if exist_ok and isinstance(cause, TransportError) and _error_type(cause) in _EXISTS:
+            if exist_ok and isinstance(cause, TransportError) and hints.error_type(cause) in hints.EXISTS:
                 return False
             raise
         return True
@@ -612,88 +555,3 @@ class Store:
 
 def _reraise(e: Exception):
     raise e
-
-
-_EXISTS = ("resource_already_exists_exception", "index_already_exists_exception")
-
-
-def _error_type(e: TransportError) -> str | None:
-    info = e.info
-    if isinstance(info, dict) and isinstance(info.get("error"), dict):
-        return info["error"].get("type")
-    return None
-
-
-def _reason(e: TransportError) -> str:
-    info = e.info
-    if isinstance(info, dict):
-        err = info.get("error")
-        if isinstance(err, dict):
-            root = (err.get("root_cause") or [err])[0]
-            return f"{root.get('type')}: {root.get('reason')}"
-        # the security REST API answers {"status": ..., "message" | "reason": ...}
-        return str(err or info.get("message") or info.get("reason") or info)
-    return str(info or e.error)
-
-
-# What the engine-side embedding answers when it fails (docs/engine.md), and what to do next.
-_MODEL_HINTS = (
-    ("Connection refused", "The embedding server that OpenSearch calls to embed the question is not running: "
-                           "`legalsearch node start` starts it with the node (`legalsearch node status` shows it)"),
-    ("Read timed out", "The embedding server did not answer in time (busy or stuck): read its log under the node "
-                       "home, or restart it with `legalsearch node stop && legalsearch node start`"),
-    ("Error communicating with remote model", "OpenSearch cannot reach the embedding server: "
-                                              "`legalsearch node status` shows it"),
-    ("context_length_exceeded", "The question is longer than the embedding model's window: shorten it"),
-    ("request_too_large", "The text is over the embedding server's limits: shorten it"),
-    ("Failed to find model", "That model id is not registered on this cluster (deleted, or installed elsewhere): "
-                             "`legalsearch pipelines install --index NAME` registers the index's models again"),
-    ("Model not ready yet", "The embedding model is not deployed: `legalsearch pipelines install` deploys it"),
-    ("modelId is marked non-null", "A `neural` query without model_id takes it from the index's default search "
-                                   "pipeline, which this index lacks: `legalsearch pipelines install --index NAME`"),
-    ("Error from remote service", "The embedding server refused the text (its message is above)"),
-)
-
-
-def _model_hint(text: str) -> str:
-    return next((hint for needle, hint in _MODEL_HINTS if needle in text), "")
-
-
-def _hint(e: TransportError) -> str:
-    text = str(e.info)
-    if _model_hint(text):
-        return ". " + _model_hint(text)
-    if "number of weights" in text and "must match number of sub-queries" in text:
-        return (". A hybrid query needs a fusion pipeline with one weight per sub-query: the stored template "
-                "`legalsearch-hybrid` always sends three, or name a pipeline with ?search_pipeline=")
-    if e.status_code == 503 and "Security not initialized" in text:
-        return ". The security plugin is still starting: wait a few seconds and try again"
-    if "hybrid query must be a top level query" in text:
-        return (". The user is restricted by document-level security, and on OpenSearch 2.19 a hybrid query "
-                "cannot run under it (neural-search #1303): search as the end user through the service account "
-                "(`legalsearch search --user NAME`, see docs/security.md), or use --mode bm25 / knn with --routing off")
-    return ""
-
-
-_URL_CREDENTIALS = re.compile(r"(?<=//)[^/@\s]+@")
-
-
-def _strip_url_secrets(text) -> str:
-    return _URL_CREDENTIALS.sub("", str(text))
-
-
-def _tls_hint(e: OSSSLError) -> str:
-    text = _strip_url_secrets(e.info or e)
-    if "unable to get local issuer" in text or "self-signed" in text or "self signed" in text:
-        hint = ("the server's certificate is not signed by a CA this client trusts: set OPENSEARCH_CA_CERTS to the "
-                "cluster's CA certificate (PEM); the local node's is found alone")
-    elif "expired" in text:
-        hint = ("the server's certificate has expired: renew it (the local node reissues its certificates on "
-                "`legalsearch node stop && legalsearch node start`)")
-    elif "mismatch" in text or "not valid for" in text or "hostname" in text.lower():
-        hint = "the certificate was issued for another host name: connect with a host name it names"
-    elif "alert" in text:
-        hint = "the node refused this client's certificate (expired or not signed by the node's CA)"
-    else:
-        hint = "check OPENSEARCH_CA_CERTS and the node's certificate"
-    return f"{text}. {hint}"

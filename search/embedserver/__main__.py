@@ -1,16 +1,16 @@
-"""python -m legalsearch.serve --port 8720 --models minilm,e5 (what `legalsearch node start` runs)."""
+"""python -m legalsearch.embedserver --port 8720 --models minilm,e5 (what `legalsearch node start` runs)."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
 
-from legalsearch.serve.app import ServerConfig, run
+from legalsearch.embedserver.app import ServerConfig, run
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     defaults = ServerConfig()
-    p = argparse.ArgumentParser(prog="python -m legalsearch.serve",
+    p = argparse.ArgumentParser(prog="python -m legalsearch.embedserver",
                                 description="legalsearch embedding server: OpenAI-compatible POST /v1/embeddings "
                                             "for OpenSearch ml-commons connectors (docs/engine.md).")
     p.add_argument("--host", default="127.0.0.1", help="bind address (keep it on loopback)")

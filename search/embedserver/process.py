@@ -1,9 +1,10 @@
 """The embedding server's process (docs/engine.md): started and stopped with the local node.
 
-`python -m legalsearch.serve` serves the index embedders on 127.0.0.1 (OpenAI-compatible
+`python -m legalsearch.embedserver` serves the index embedders on 127.0.0.1 (OpenAI-compatible
 `POST /v1/embeddings`); OpenSearch's ml-commons calls it for `neural` queries and the
 `text_embedding` ingest processor. This module only runs the process (spawn, wait for `/health`,
-stop); it starts the server by module name and never imports `search.serve` (a higher layer).
+stop); it starts the server by module name and never imports `search.embedserver.app`, so a
+process that only asks where the server listens loads neither FastAPI nor a model.
 
 Under the node home: `embed-server.json` (url, port, pid, models of the server last started) and
 `logs/embed-server.log`. The server runs as the user who starts the node (it needs this Python
@@ -28,7 +29,7 @@ from legalsearch.node.process import _free_port, _pid_alive, _tail, _terminate
 
 log = logging.getLogger(__name__)
 
-# The folder holding the `search` package: the server is started from there, so `-m legalsearch.serve`
+# The folder holding the `search` package: the server is started from there, so `-m legalsearch.embedserver`
 # imports this very copy of the code (a virtualenv's editable install may point elsewhere).
 _CODE_ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,7 +106,7 @@ def start(settings: Settings, avoid: set[int] = frozenset()) -> ServerState | No
     # pools from it; one thread each answers fastest on a small shared machine, where spinning
     # OpenMP workers made e5 questions take 0.2-2 s under load (docs/engine.md, latency)
     cmd = ["env", f"OMP_NUM_THREADS={settings.embed_server_threads}",
-           f"LEGALSEARCH_EMBED_THREADS={settings.embed_server_threads}", sys.executable, "-m", "legalsearch.serve",
+           f"LEGALSEARCH_EMBED_THREADS={settings.embed_server_threads}", sys.executable, "-m", "legalsearch.embedserver",
            "--host", "127.0.0.1", "--port", str(port), "--models", settings.embed_models,
            "--torch-threads", str(settings.embed_server_threads)]
     with log_path.open("ab") as out:

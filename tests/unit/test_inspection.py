@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from legalsearch.tools.inspect import inspect_document, render_inspection
+from legalsearch.inspection import inspect_document, render_inspection
 from sample_corpus import CORPUS
 
 

@@ -6,10 +6,15 @@ import datetime as dt
 import json
 import stat
 
+import bcrypt
 import pytest
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import pki, security
+from legalsearch.security import pki, plugin
+from legalsearch.security import roles as role_module
+from legalsearch.security.plugin import opensearch_settings, prepare
+from legalsearch.security.roles import AUDITOR_ROLE, READER_ROLE, SERVICE_ROLE, SERVICE_USER, roles
+from legalsearch.security.secrets import ensure_secrets, local_credentials
 
 
 def _mode(path) -> int:
@@ -48,42 +53,42 @@ def test_a_certificate_near_expiry_is_reissued_and_the_ca_kept(tmp_path):
 
 
 def test_secrets_outside_the_node_home_kept_across_runs(settings):
-    found = security.ensure_secrets(settings)
+    found = ensure_secrets(settings)
     assert found.folder == settings.node_home.with_name("node-secrets")
     assert _mode(found.folder) == 0o700
     for path in (found.admin_password_file, found.service_password_file, found.salt_file):
         assert _mode(path) == 0o600
     password = found.admin_password()
     assert len(password) == 24 and password != found.service_password()
-    assert security.ensure_secrets(settings).admin_password() == password
-    assert security.local_credentials(settings) == ("admin", password)
-    assert security.local_credentials(settings, "service")[0] == security.SERVICE_USER
+    assert ensure_secrets(settings).admin_password() == password
+    assert local_credentials(settings) == ("admin", password)
+    assert local_credentials(settings, "service")[0] == SERVICE_USER
 
 
 def test_secrets_inside_the_node_home_are_refused(tmp_path):
     inside = Settings(node_home=tmp_path / "node", secrets_dir=tmp_path / "node" / "secrets")
     with pytest.raises(NodeError, match="inside the node home"):
-        security.ensure_secrets(inside)
+        ensure_secrets(inside)
 
 
 def test_the_plugin_files_map_all_access_to_the_admin_user_only(settings, tmp_path):
-    found = security.prepare(settings, tmp_path / "config")
+    found = prepare(settings, tmp_path / "config")
     folder = tmp_path / "config" / "opensearch-security"
     mapping = json.loads((folder / "roles_mapping.yml").read_text())
     assert mapping["all_access"]["users"] == ["admin"] and mapping["all_access"]["backend_roles"] == []
     users = json.loads((folder / "internal_users.yml").read_text())
-    assert set(users) - {"_meta"} == {"admin", security.SERVICE_USER}
-    assert security.bcrypt.checkpw(found.admin_password().encode(), users["admin"]["hash"].encode())
+    assert set(users) - {"_meta"} == {"admin", SERVICE_USER}
+    assert bcrypt.checkpw(found.admin_password().encode(), users["admin"]["hash"].encode())
     assert found.admin_password() not in (folder / "internal_users.yml").read_text()
     assert _mode(tmp_path / "config" / "certs" / "node-key.pem") == 0o600
     hashes = users["admin"]["hash"]
-    security.prepare(settings, tmp_path / "config")  # a re-run keeps a hash that still matches
+    prepare(settings, tmp_path / "config")  # a re-run keeps a hash that still matches
     assert json.loads((folder / "internal_users.yml").read_text())["admin"]["hash"] == hashes
 
 
 def test_roles_dls_only_for_readers_and_the_log_only_for_auditors_and_the_service():
-    roles = security.roles("legalsearch-log")
-    reader, service, auditor = roles[security.READER_ROLE], roles[security.SERVICE_ROLE], roles[security.AUDITOR_ROLE]
+    bodies = roles("legalsearch-log")
+    reader, service, auditor = bodies[READER_ROLE], bodies[SERVICE_ROLE], bodies[AUDITOR_ROLE]
     assert "${user.roles}" in reader["index_permissions"][0]["dls"]
     json.loads(reader["index_permissions"][0]["dls"].replace("${user.roles}", '"g1","g2"'))  # valid once expanded
     assert all("legalsearch-log" not in p["index_patterns"] for p in reader["index_permissions"])
@@ -91,29 +96,29 @@ def test_roles_dls_only_for_readers_and_the_log_only_for_auditors_and_the_servic
     log_rights = next(p for p in service["index_permissions"] if "legalsearch-log" in p["index_patterns"])
     assert "read" not in log_rights["allowed_actions"]  # the service writes the log, never reads it
     assert auditor["index_permissions"] == [{
-        "index_patterns": ["legalsearch-log", "legalsearch-log-*", security.AUDIT_INDEX_PATTERN],
+        "index_patterns": ["legalsearch-log", "legalsearch-log-*", role_module.AUDIT_INDEX_PATTERN],
         "allowed_actions": ["read", "indices:admin/get"]}]
     for role in (reader, service):  # nobody but the auditor reads the audit log
-        assert not any(security.AUDIT_INDEX_PATTERN in p["index_patterns"] for p in role["index_permissions"])
+        assert not any(role_module.AUDIT_INDEX_PATTERN in p["index_patterns"] for p in role["index_permissions"])
 
 
 def test_opensearch_yml_block(settings):
-    block = security.opensearch_settings(settings, salt="0123456789abcdef")
+    block = opensearch_settings(settings, salt="0123456789abcdef")
     assert block["plugins.security.ssl.http.enabled"] is True
     assert block["plugins.security.authcz.admin_dn"] == [pki.ADMIN_DN]
     assert block["plugins.security.compliance.salt"] == "0123456789abcdef"
-    off = security.opensearch_settings(settings.model_copy(update={"node_security": False}))
+    off = opensearch_settings(settings.model_copy(update={"node_security": False}))
     assert off == {"plugins.security.disabled": True}
 
 
 def test_audit_log_and_login_limits_are_on_by_default(settings, tmp_path):
-    block = security.opensearch_settings(settings)
+    block = plugin.opensearch_settings(settings)
     assert block["plugins.security.audit.type"] == "internal_opensearch"
     assert block["plugins.security.audit.config.index"] == "'legalsearch-audit-'YYYY.MM.dd"
     from legalsearch.node.process import _yml
 
     assert _yml(block["plugins.security.audit.config.index"]) == '"\'legalsearch-audit-\'YYYY.MM.dd"'  # one scalar
-    security.prepare(settings, tmp_path / "config")
+    plugin.prepare(settings, tmp_path / "config")
     folder = tmp_path / "config" / "opensearch-security"
     listeners = json.loads((folder / "config.yml").read_text())["config"]["dynamic"]["auth_failure_listeners"]
     by_name = listeners["internal_authentication_backend_limiting"]
@@ -124,13 +129,13 @@ def test_audit_log_and_login_limits_are_on_by_default(settings, tmp_path):
     assert "FAILED_LOGIN" not in audit["config"]["audit"]["disabled_rest_categories"]
     assert audit["config"]["audit"]["log_request_body"] is False  # a body can hold a password
     watched = audit["config"]["compliance"]["read_watched_fields"]
-    assert set(watched) >= {security.CHUNK_PATTERN, security.DOCS_PATTERN, settings.log_index}
+    assert set(watched) >= {role_module.CHUNK_PATTERN, role_module.DOCS_PATTERN, settings.log_index}
     assert all(fields for fields in watched.values())  # an empty list would watch nothing
 
 
 def test_covers_ignores_the_defaults_the_plugin_adds_and_list_order():
     want = {"a": {"b": ["x", "y"], "c": 1}}
-    assert security.covers({"a": {"b": ["y", "x"], "c": 1, "extra": True}, "z": 0}, want)
-    assert not security.covers({"a": {"b": ["x"], "c": 1}}, want)
-    assert not security.covers({"a": {"b": ["x", "y"], "c": 2}}, want)
-    assert not security.covers({}, want)
+    assert plugin.covers({"a": {"b": ["y", "x"], "c": 1, "extra": True}, "z": 0}, want)
+    assert not plugin.covers({"a": {"b": ["x"], "c": 1}}, want)
+    assert not plugin.covers({"a": {"b": ["x", "y"], "c": 2}}, want)
+    assert not plugin.covers({}, want)

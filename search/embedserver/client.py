@@ -1,9 +1,10 @@
-"""Questions embedded by the resident embedding server (`python -m legalsearch.serve`, started with the
+"""Questions embedded by the resident embedding server (`python -m legalsearch.embedserver`, started with the
 local node), so a fresh `legalsearch search` process loads no model.
 
 Loading PyTorch and MiniLM costs a fresh process about 5-6 s on 2 cores; the server already holds
 the same model (the same `Embedders` code, the same build) and answers a question in milliseconds
-over loopback. `Embedders.for_query` hands out a `ServedQueryEmbedder` only when
+over loopback. The process's owner (the `LegalSearch` client) hands `Embedders` a `QueryServer`
+for the local node's server; `Embedders.for_query` then hands out a `ServedQueryEmbedder` only when
 
 - the server's `/health` lists the exact build that made the index's vectors (`builds`), and
 - this process has not loaded that build itself (a long-lived process that ingests, or evaluates,
@@ -54,6 +55,26 @@ def served_builds(url: str, timeout: float = HEALTH_TIMEOUT_S) -> dict[str, dict
     dims, windows = body.get("dimensions") or {}, body.get("max_tokens") or {}
     return {build: {"name": name, "dim": dims.get(name), "max_tokens": windows.get(name)}
             for name, build in builds.items()}
+
+
+class QueryServer:
+    """The embedding server a process may send its questions to (`Embedders(query_server=...)`).
+
+    Its `/health` is asked once, on the first question: which builds it holds loaded."""
+
+    def __init__(self, url: str):
+        self.url = url.rstrip("/")
+        self._builds: dict[str, dict] | None = None
+
+    def embedder(self, build: str, cache_key: str, fallback: Callable[[], object]) -> ServedQueryEmbedder | None:
+        """The query embedder of `build` through this server, or None when it does not serve it."""
+        if self._builds is None:
+            self._builds = served_builds(self.url)
+        found = self._builds.get(build) or {}
+        if not (found.get("dim") and found.get("max_tokens")):
+            return None
+        return ServedQueryEmbedder(self.url, found["name"], build, cache_key, int(found["dim"]),
+                                   int(found["max_tokens"]), fallback)
 
 
 class ServedQueryEmbedder:

@@ -11,9 +11,11 @@ from __future__ import annotations
 import logging
 from functools import partial
 
+from legalsearch import embedserver
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import cluster, embedserver, ml, process, security
+from legalsearch.node import cluster, ml, process
+from legalsearch.security import plugin
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +50,7 @@ def start_cluster(settings: Settings, nodes: int, timeout: float = 300.0) -> clu
 def _after_start(settings: Settings, url: str) -> None:
     if settings.embed_server:
         embedserver.wait_ready(settings)
-    ml.after_start(partial(security.admin_request, settings, url), embedserver.endpoint(settings))
+    ml.after_start(partial(plugin.admin_request, settings, url), embedserver.endpoint(settings))
 
 
 def stop(settings: Settings) -> list[str]:

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 from legalsearch.embed import Embedders
-from legalsearch.serve import ServerConfig, create_app
-from legalsearch.serve.app import Batcher
+from legalsearch.embedserver.app import Batcher, ServerConfig, create_app
 
 CONFIG = ServerConfig(embedders=("e5",), max_inputs=8, max_input_chars=5000, max_body_bytes=20_000, torch_threads=None)
 LONG = "notice period " * 300  # ~600 tokens: over e5's 512, under the character limit

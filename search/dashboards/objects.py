@@ -11,7 +11,7 @@ for its `_import` API or the Saved objects page:
 - a dashboard "legalsearch retrieval" holding the visualizations and the saved search.
 
 Every field an object names comes from the mapping JSON (`search.index.schema.mapping_json`),
-never typed by hand twice: `search.tools.dashboards.checks` lists them so the tests can check them against the JSON and against a real node's mapping. No I/O except `write_ndjson`.
+never typed by hand twice: `search.dashboards.checks` lists them so the tests can check them against the JSON and against a real node's mapping. No I/O except `write_ndjson`.
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from legalsearch.dashboards.checks import INDEX_REF_NAME
+from legalsearch.dashboards.fields import META_FIELDS, FieldSpec, mapping_of
 from legalsearch.errors import ConfigError
 from legalsearch.query.bodies import SOURCE_EXCLUDES
-from legalsearch.tools.dashboards.checks import INDEX_REF_NAME
-from legalsearch.tools.dashboards.fields import META_FIELDS, FieldSpec, mapping_of
 
 DEFAULT_CHUNKS_ALIAS = "legalsearch"
 DEFAULT_LOG_INDEX = "legalsearch-log"
@@ -46,7 +46,7 @@ def _require(fields: Mapping[str, FieldSpec], name: str, *, aggregatable: bool =
     # Every field name below goes through here, so a renamed mapping field fails at build time.
     spec = fields.get(name)
     if spec is None:
-        raise ConfigError(f"field {name!r} is not in the mapping; update search/tools/dashboards/objects.py with mappings/*.json")
+        raise ConfigError(f"field {name!r} is not in the mapping; update search/dashboards/objects.py with mappings/*.json")
     if aggregatable and not spec.aggregatable:
         raise ConfigError(f"field {name!r} ({spec.es_type}) cannot be aggregated or sorted; use a keyword sub-field")
     return name

@@ -6,7 +6,9 @@ from legalsearch import engine
 from legalsearch.config import Settings
 from legalsearch.errors import AuthenticationError, ConfigError, LegalSearchError
 from legalsearch.index import refresh, schema
-from legalsearch.node import assembly, cluster, process, security
+from legalsearch.node import assembly, cluster, process
+from legalsearch.security.roles import ADMIN_USER, SERVICE_USER
+from legalsearch.security.secrets import secrets_of
 from legalsearch.store import Store
 
 
@@ -139,16 +141,16 @@ def render(report: dict) -> str:
 
 def credentials(settings: Settings, show_password: bool = False) -> dict:
     """How to log in to the local node; the admin password only when asked for."""
-    found = security.secrets_of(settings)
+    found = secrets_of(settings)
     if found is None:
         raise ConfigError(f"no readable secrets for the local node in {settings.node_secrets}: start it once with "
                           "`legalsearch node start`, or run as the user who did")
     report = {
         "url": process.local_url(settings) or ",".join(cluster.local_urls(settings)) or None,
-        "user": security.ADMIN_USER,
+        "user": ADMIN_USER,
         "ca_certs": str(found.pki.ca),
         "admin_password_file": str(found.admin_password_file),
-        "service_user": security.SERVICE_USER,
+        "service_user": SERVICE_USER,
         "service_password_file": str(found.service_password_file),
         "secrets_dir": str(found.folder),
     }

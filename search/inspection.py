@@ -10,7 +10,7 @@ from pathlib import Path
 
 from legalsearch.chunk.chunker import chunk_document
 from legalsearch.documents.models import StructureNode, to_jsonable
-from legalsearch.load.document import load_document
+from legalsearch.load.files import load_document
 from legalsearch.parse.definitions import extract_definitions
 from legalsearch.parse.labels import double_signature
 from legalsearch.parse.references import unresolved_refs

@@ -1,5 +1,5 @@
-"""One document: read the file, extract its text (OCR for scans), merge its metadata, parse its
-structure and flag what looks wrong.
+"""Documents from files: read the file, extract its text (OCR for scans), merge its metadata,
+parse its structure and flag what looks wrong.
 
 `load_document` is the single-file entry point; `build_document` does the same from text already
 in memory; `load_documents` runs a batch where a bad file is recorded as an error and never stops

@@ -1,30 +1,13 @@
-"""The local node's security (docs/security.md): TLS, passwords, the plugin's configuration and
-the three legalsearch roles.
+"""The local node's security plugin (docs/security.md): its TLS and opensearch.yml settings, its
+configuration files, and the admin-certificate calls that bring the roles up to date.
 
-Secrets live in `Settings.node_secrets` (default `<node_home>-secrets`), a 0700 folder whose
-files are 0600 except the CA certificate: never inside the node home, which is chowned to the
-node's system user. They are made once and kept (idempotent):
-
-    ca.pem ca-key.pem node.pem node-key.pem admin.pem admin-key.pem   (search.node.pki)
-    admin-password      the `admin` user (all_access); printed only by `legalsearch node credentials --show-password`
-    service-password    the `legalsearch-service` account that runs searches for verified end users
-    compliance-salt     the plugin's field-masking salt
-
-Before a start, `prepare` copies the node's certificate into `config/certs/` and writes
-`config/opensearch-security/*.yml` (JSON, which the plugin's YAML reader accepts); the plugin
-loads those once, into its `.opendistro_security` index, on the first start
-(`allow_default_init_securityindex`). After the node is healthy, `bootstrap` brings the roles and
-the service account up to date over the REST API with the admin certificate, so an upgrade of the
-role definitions reaches a node whose security index already exists.
-
-The roles (`roles()`):
-- `legalsearch_reader`: end users. Read the chunk and docs indices under document-level
-  security: public chunks plus those whose `acl` names one of the user's backend roles
-  (`${user.roles}`), whichever client asks (Dashboards, curl, aggregations). No retrieval log.
-- `legalsearch_service`: the search service. No DLS (a `hybrid` query cannot run under DLS on
-  2.19: neural-search #1303); it applies the groups the plugin verified for the end user inside
-  every sub-query. It writes the retrieval log but cannot read it.
-- `legalsearch_auditor`: reads the retrieval log and the security plugin's audit log, nothing else.
+Before a start, `prepare` makes the secrets (`search.security.secrets`), copies the node's
+certificate into `config/certs/` and writes `config/opensearch-security/*.yml` (JSON, which the
+plugin's YAML reader accepts); the plugin loads those once, into its `.opendistro_security`
+index, on the first start (`allow_default_init_securityindex`). After the node is healthy,
+`bootstrap` brings the roles (`search.security.roles`) and the service account up to date over
+the REST API with the admin certificate, so an upgrade of the role definitions reaches a node
+whose security index already exists.
 
 The audit log and the login limits (`audit_config`, `auth_failure_listeners`): the plugin writes
 failed logins, refused requests and the reads of every legalsearch index (document ids only,
@@ -40,36 +23,30 @@ from __future__ import annotations
 import base64
 import json
 import logging
-import os
-import secrets
 import shutil
 import ssl
-import string
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 
 import bcrypt
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import pki
+from legalsearch.security import pki
+from legalsearch.security.roles import (
+    ADMIN_USER,
+    CHUNK_PATTERN,
+    DOCS_PATTERN,
+    READER_ROLE,
+    SERVICE_ROLE,
+    SERVICE_USER,
+    roles,
+)
+from legalsearch.security.secrets import Secrets, ensure_secrets
 
 log = logging.getLogger(__name__)
 
-ADMIN_USER = "admin"
-SERVICE_USER = "legalsearch-service"
-READER_ROLE = "legalsearch_reader"
-SERVICE_ROLE = "legalsearch_service"
-AUDITOR_ROLE = "legalsearch_auditor"
-ROLES_VERSION = "v3"  # bump when a role body changes: `bootstrap` then rewrites it on every node
-PLUGIN = "opensearch-security"
-CHUNK_PATTERN = "*--chunks-v*"
-DOCS_PATTERN = "*--docs-v*"
-
-# The plugin's audit log: one index a day, read by the auditor role only (a date pattern, quoted
-# as the plugin's DateTimeFormat wants it)
-AUDIT_INDEX_PATTERN = "legalsearch-audit-*"
+# The audit index name, a date pattern quoted as the plugin's DateTimeFormat wants it
 AUDIT_INDEX_SETTING = "'legalsearch-audit-'YYYY.MM.dd"
 
 # Login limits (config.yml auth_failure_listeners). By user name against the internal user
@@ -81,146 +58,6 @@ LOGIN_ALLOWED_TRIES = 10
 LOGIN_WINDOW_S = 60
 LOGIN_BLOCK_S = 60
 ADDRESS_ALLOWED_TRIES = 50
-
-# Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
-# an ml-commons predict call made as the searching user. Only predict: registering, deploying or
-# changing models and connectors stays with the admin.
-ML_PREDICT = "cluster:admin/opensearch/ml/predict"
-
-# `${user.roles}` expands to the user's backend roles, each double-quoted, comma-separated
-# ("g1","g2"), or to nothing (`[]`: public chunks only). The plugin pastes them in UNESCAPED,
-# which is why group names are restricted to [A-Za-z0-9._-] (search.security.admin).
-READER_DLS = ('{"bool":{"should":[{"term":{"public":true}},{"terms":{"acl":[${user.roles}]}}],'
-              '"minimum_should_match":1}}')
-
-
-def roles(log_index: str) -> dict[str, dict]:
-    """The three role bodies (PUT /_plugins/_security/api/roles/<name>)."""
-    logs = [log_index, f"{log_index}-*"]
-    return {
-        READER_ROLE: {
-            "description": f"legalsearch {ROLES_VERSION}: end user; chunks and docs under ACL document-level "
-                           "security; no retrieval log",
-            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get", ML_PREDICT],
-            "index_permissions": [{
-                "index_patterns": [CHUNK_PATTERN, DOCS_PATTERN],
-                "dls": READER_DLS,
-                "allowed_actions": ["read", "indices:admin/get"],  # admin/get: the index _meta (embedder)
-            }],
-        },
-        SERVICE_ROLE: {
-            "description": f"legalsearch {ROLES_VERSION}: search service; hybrid search with the end user's "
-                           "verified groups inside every sub-query; writes (cannot read) the retrieval log",
-            "cluster_permissions": [
-                "cluster_composite_ops_ro",             # msearch / mget / scroll
-                "cluster:admin/search/pipeline/get",    # fusion pipelines are looked up before a search...
-                "cluster:admin/search/pipeline/put",    # ...and created for new weights (not secret)
-                "indices:data/write/bulk",              # a single-document index() is checked as a bulk
-                ML_PREDICT,                             # `neural` sub-queries (--embedding engine)
-            ],
-            "index_permissions": [
-                {"index_patterns": [CHUNK_PATTERN, DOCS_PATTERN], "allowed_actions": ["read", "indices:admin/get"]},
-                {"index_patterns": logs, "allowed_actions": [
-                    "indices:admin/get", "indices:admin/create", "indices:admin/mapping/put",
-                    "indices:data/write/index", "indices:data/write/bulk[s]",
-                ]},
-            ],
-        },
-        AUDITOR_ROLE: {
-            "description": f"legalsearch {ROLES_VERSION}: auditor; reads the retrieval log and the security audit "
-                           "log only",
-            "cluster_permissions": ["cluster_composite_ops_ro"],
-            "index_permissions": [{"index_patterns": [*logs, AUDIT_INDEX_PATTERN],
-                                   "allowed_actions": ["read", "indices:admin/get"]}],
-        },
-    }
-
-
-# --------------------------------------------------------------------------- secrets
-
-
-@dataclass(frozen=True)
-class Secrets:
-    folder: Path
-
-    @property
-    def pki(self) -> pki.Pki:
-        return pki.Pki(self.folder)
-
-    @property
-    def admin_password_file(self) -> Path:
-        return self.folder / "admin-password"
-
-    @property
-    def service_password_file(self) -> Path:
-        return self.folder / "service-password"
-
-    @property
-    def salt_file(self) -> Path:
-        return self.folder / "compliance-salt"
-
-    def admin_password(self) -> str:
-        return self.admin_password_file.read_text().strip()
-
-    def service_password(self) -> str:
-        return self.service_password_file.read_text().strip()
-
-
-def make_password(length: int = 24) -> str:
-    """Random letters, digits and `-_.~` with every class present (the plugin scores passwords)."""
-    alphabet = string.ascii_letters + string.digits + "-_.~"
-    while True:
-        password = "".join(secrets.choice(alphabet) for _ in range(length))
-        if (any(c.islower() for c in password) and any(c.isupper() for c in password)
-                and any(c.isdigit() for c in password) and any(c in "-_.~" for c in password)):
-            return password
-
-
-def write_secret(path: Path, value: str) -> None:
-    pki.write_private(path, (value + "\n").encode())
-
-
-def ensure_secrets(settings: Settings) -> Secrets:
-    """Create (or keep) the CA, certificates, passwords and salt of the local node."""
-    folder = settings.node_secrets
-    if folder.resolve().is_relative_to(settings.node_home.resolve()):
-        raise NodeError(f"LEGALSEARCH_SECRETS_DIR={folder} is inside the node home {settings.node_home}, which is "
-                        "handed to the node's system user: choose a folder outside it")
-    folder.mkdir(parents=True, exist_ok=True)
-    folder.chmod(0o700)
-    found = Secrets(folder)
-    pki.ensure_pki(folder)
-    for path, make in ((found.admin_password_file, make_password), (found.service_password_file, make_password),
-                       (found.salt_file, lambda: secrets.token_hex(8))):
-        if not path.is_file() or not path.read_text().strip():
-            write_secret(path, make())
-    return found
-
-
-def secrets_of(settings: Settings) -> Secrets | None:
-    """The local node's secrets when they exist and this process may read them."""
-    found = Secrets(settings.node_secrets)
-    try:
-        found.admin_password_file.stat()
-        return found if os.access(found.admin_password_file, os.R_OK) else None
-    except OSError:
-        return None
-
-
-def local_credentials(settings: Settings, identity: str = "admin") -> tuple[str, str] | None:
-    """(user, password) of the local node's `admin` or `service` account, if readable here."""
-    found = secrets_of(settings)
-    if found is None:
-        return None
-    if identity == "service":
-        return SERVICE_USER, found.service_password()
-    return ADMIN_USER, found.admin_password()
-
-
-def local_ca(settings: Settings) -> Path | None:
-    ca = pki.Pki(settings.node_secrets).ca
-    return ca if ca.is_file() else None
-
 
 # --------------------------------------------------------------------------- node configuration
 
