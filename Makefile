@@ -45,6 +45,12 @@ system-deps:
 	       || { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -q >/dev/null && \
 	            $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -q \
 	              tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita poppler-utils >/dev/null; }; }
+	@# the browser tests (tests/integration/test_web_page.py) drive Debian's Chromium through Playwright
+	@command -v chromium >/dev/null \
+	  || { echo "==> installing chromium (the browser tests)"; \
+	       $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -q chromium >/dev/null \
+	       || { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -q >/dev/null && \
+	            $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -q chromium >/dev/null; }; }
 
 node: venv
 	@if [ -n "$$OPENSEARCH_URL" ]; then echo "==> using OPENSEARCH_URL=$$OPENSEARCH_URL"; \

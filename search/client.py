@@ -28,11 +28,12 @@ from legalsearch.embed import Embedders
 from legalsearch.embedserver.client import QueryServer
 from legalsearch.errors import ConfigError, QueryError, SecurityError
 from legalsearch.index import indices
-from legalsearch.query import fusion, profiles
+from legalsearch.query import fusion, profiles, view
 from legalsearch.query.context import DEFAULT_BUDGET, ContextResponse
 from legalsearch.query.explain import explain as explain_search
 from legalsearch.query.models import SearchRequest, SearchResponse
 from legalsearch.query.service import SearchService
+from legalsearch.query.view import DocumentView
 from legalsearch.security import admin
 from legalsearch.store import Store
 from pydantic import SecretStr, ValidationError
@@ -224,6 +225,27 @@ class LegalSearch:
             raise QueryError(f"the context budget must be at least 1 character, got {budget}")
         req = question if isinstance(question, SearchRequest) else self.request(question, **options)
         return self.service.context(req, budget, attach=attach)
+
+    def document(self, doc_id: str, *, version: str | None = None, chunk_id: str | None = None,
+                 index: str | None = None, groups: Iterable[str] = ()) -> DocumentView:
+        """One version of a document as this client's caller may read it: its text (rebuilt from
+        its chunks, at the document's own offsets), every passage's offsets and citation, and its
+        other versions with their validity.
+
+        Args:
+            version: the version to open (default: the one in force today, else the latest).
+            chunk_id: open at this passage (`focus`); its version unless `version` says otherwise.
+            groups: narrow the caller's ACL groups, as a search's `groups` does.
+
+        Raises:
+            NotFoundError: no such index, or nothing of that document (or version, or passage)
+                the caller may read: a document the caller may not read does not exist for it.
+        """
+        service = self.service
+        principal = service.authenticator.principal()
+        chunks_index = service.target(self._index(index))[0]
+        return view.read(service.store, chunks_index, doc_id, principal.restrict(tuple(groups)), version=version,
+                         chunk_id=chunk_id)
 
     def warm_rerank(self, index: str | None = None, *, rerank: str = "e5+clause", progress: bool = False) -> dict:
         """Embed every chunk of an index for a bi-encoder reranker (e5, clause, e5+clause) into the

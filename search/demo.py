@@ -133,5 +133,7 @@ def _how_to_log_in(client: Any, index: str, echo: Callable[[str], None]) -> None
         curl --cacert {found.pki.ca} -u demo-staff "{url}/{index}/_search?q=liability"
     the retrieval log is readable by demo-auditor only:
         curl --cacert {found.pki.ca} -u demo-auditor "{url}/{client.settings.log_index}/_search"
+    the page and the HTTP service (the full ranking, docs/service.md): `legalsearch serve`, then open
+        http://127.0.0.1:8730/  and log in as demo-lawyer (privileged note visible) or demo-staff (never)
     the admin: `legalsearch node credentials` (password with --show-password); users: `legalsearch users --help`
     Dashboards: `docker compose up -d` (security on too; docs/security.md)""")

@@ -46,6 +46,11 @@ class IngestError(LegalSearchError):
     """A document could not be ingested."""
 
 
+class NotFoundError(LegalSearchError):
+    """What was asked for does not exist, or not for this caller (an index, a document): the
+    service answers 404."""
+
+
 class QueryError(LegalSearchError):
     """A search request is malformed (bad date, unknown mode, ...)."""
 

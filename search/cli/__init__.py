@@ -726,6 +726,34 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, end_us
     click.echo(f"\n-- {len(result.pieces)} pieces, {result.used_chars} of {result.budget} characters", err=True)
 
 
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on (0.0.0.0: every interface).")
+@click.option("--port", type=int, default=8730, show_default=True, help="Port to listen on.")
+@click.option("--timeout", type=float, default=60.0, show_default=True, help="Seconds one request may take (504).")
+@click.option("--max-body", type=int, default=64 * 1024, show_default=True, metavar="BYTES",
+              help="Largest request body accepted (413).")
+@click.option("--per-user", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
+              help="Requests one user may have in flight (429 beyond).")
+@click.pass_obj
+def serve(client, host: str, port: int, timeout: float, max_body: int, per_user: int) -> None:
+    """The search service: POST /v1/search, /v1/context, /v1/explain, GET /v1/documents/{doc_id},
+    /v1/indices, /healthz, /readyz and /openapi.json over HTTP, with the full ranking of `search
+    --json` (docs/service.md). Callers log in with HTTP basic as users of the node (verified by
+    its security plugin, as --user is); OPENSEARCH_URL chooses the node, as for every command.
+
+    Example:
+
+    \b
+        legalsearch serve --host 127.0.0.1 --port 8730 &
+        curl -u demo-lawyer:PASSWORD -d '{"query": "liability cap", "k": 3}' http://127.0.0.1:8730/v1/search
+    """
+    from legalsearch.web import app as web
+
+    click.echo(f"legalsearch service on http://{host}:{port} (OpenAPI: /openapi.json)", err=True)
+    web.serve(client, host=host, port=port,
+              limits=web.Limits(max_body_bytes=max_body, timeout_s=timeout, per_user=per_user))
+
+
 # --------------------------------------------------------------------------- profiles
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from legalsearch.embed import Embedder, index_build
-from legalsearch.errors import ConfigError, LegalSearchError, PermissionDeniedError, StoreError
+from legalsearch.errors import ConfigError, NotFoundError, PermissionDeniedError, StoreError
 from legalsearch.index import refresh, schema
 from legalsearch.store import Store
 
@@ -38,8 +38,8 @@ def require(store: Store, name: str, kind: str = "chunks") -> str:
     return concrete
 
 
-def _missing(name: str) -> LegalSearchError:
-    return LegalSearchError(f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
+def _missing(name: str) -> NotFoundError:
+    return NotFoundError(f"index {name!r} does not exist; create it with `legalsearch ingest PATH --index {name}` "
                             "(or `legalsearch index create`)")
 
 

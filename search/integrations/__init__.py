@@ -11,14 +11,11 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from legalsearch.errors import QueryError
+from legalsearch.query.models import REQUEST_FILTERS
 
 FILTER_KEYS: dict[str, str] = {
-    "doc_id": "doc_ids", "doc_ids": "doc_ids",
-    "doc_type": "doc_types", "doc_types": "doc_types",
-    "jurisdiction": "jurisdictions", "jurisdictions": "jurisdictions",
-    "language": "languages", "languages": "languages",
-    "group": "groups", "groups": "groups",
-    "as_of": "as_of",
+    **{name: name for name in REQUEST_FILTERS},
+    **{name.removesuffix("s"): name for name in REQUEST_FILTERS if name.endswith("s")},
 }
 """The keys a framework metadata filter may use (singular as a hit's metadata names them, or the
 plural of our request) -> the request field each sets."""
@@ -38,7 +35,7 @@ def filter_options(metadata_filter: Mapping[str, Any] | None) -> dict[str, Any]:
     for key, value in (metadata_filter or {}).items():
         field = FILTER_KEYS.get(key)
         if field is None:
-            raise QueryError(f"unknown filter key {key!r}; accepted keys: {', '.join(FILTER_KEYS)}")
+            raise QueryError(f"unknown filter key {key!r}; accepted keys: {', '.join(sorted(FILTER_KEYS))}")
         values = _filter_values(key, value)
         if field == "as_of":
             if len(values) != 1:

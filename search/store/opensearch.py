@@ -58,6 +58,7 @@ from opensearchpy import OpenSearch, helpers  # noqa: E402
 from opensearchpy.exceptions import (  # noqa: E402
     AuthenticationException,
     AuthorizationException,
+    ConflictError,
     ConnectionTimeout,
     NotFoundError,
     TransportError,
@@ -548,9 +549,26 @@ class OpenSearchStore:
             return self._call("check the caller's identity", _reraise, e)
 
     def security_api(self, what: str, method: str, path: str, body: Any = None, missing: Any = _RAISE) -> Any:
-        """One call to the security plugin's REST API (`/_plugins/_security/api/<path>`)."""
-        return self._call(what, self.client.transport.perform_request, method, f"/_plugins/_security/api/{path}",
-                          body=body, missing=missing)
+        """One call to the security plugin's REST API (`/_plugins/_security/api/<path>`).
+
+        The plugin writes its configuration with optimistic concurrency: a write racing another
+        write of the same configuration (two admins adding users at once) is refused with 409
+        "version conflict". Such a write is tried again, a few times, after a short backoff (every
+        write legalsearch makes there is a PUT, PATCH or DELETE that means the same when repeated)."""
+        attempts = 1 if method == "GET" else SECURITY_WRITE_ATTEMPTS
+        for attempt in range(1, attempts + 1):
+            try:
+                return self._call(what, self.client.transport.perform_request, method,
+                                  f"/_plugins/_security/api/{path}", body=body, missing=missing)
+            except StoreError as e:
+                if attempt == attempts or not isinstance(e.__cause__, ConflictError) or "version conflict" not in str(e):
+                    raise
+                time.sleep(0.1 * attempt)
+        raise AssertionError("unreachable")
+
+
+SECURITY_WRITE_ATTEMPTS = 5
+"""Tries of a security-configuration write refused for a concurrent write (409 version conflict)."""
 
 
 def _reraise(e: Exception):

@@ -30,3 +30,26 @@ def test_nothing_generic_is_installed_at_the_top_level():
 def test_mappings_and_analyzers_are_package_data():
     assert resources.files("legalsearch.mappings").joinpath("chunks.json").is_file()
     assert resources.files("legalsearch.analyzers").joinpath("legal.json").is_file()
+
+
+def test_the_built_wheel_holds_the_data_and_only_legalsearch(tmp_path):
+    """A real (non-editable) wheel: the JSON data, the profiles and the page are inside it."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    source = tmp_path / "src"  # a copy, so the build leaves nothing in the checkout
+    for name in ("search", "mappings", "analyzers"):
+        shutil.copytree(REPO / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w",
+                    str(tmp_path), str(source)], check=True, capture_output=True)
+    (wheel,) = tmp_path.glob("legalsearch-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names if not n.startswith("legalsearch-")} == {"legalsearch"}
+    for needed in ("legalsearch/mappings/chunks.json", "legalsearch/analyzers/legal.json",
+                   "legalsearch/query/profiles/default.json", "legalsearch/query/profiles/rescore.json",
+                   "legalsearch/web/static/index.html", "legalsearch/cli/__init__.py"):
+        assert needed in names, needed

@@ -19,7 +19,7 @@ def test_filter_values_scalars_lists_and_operators_map_onto_the_request_fields()
 
 
 @pytest.mark.parametrize(("bad", "message"), [
-    ({"author": "x"}, "unknown filter key 'author'; accepted keys: doc_id, doc_ids, doc_type"),
+    ({"author": "x"}, "unknown filter key 'author'; accepted keys: as_of, doc_id, doc_ids, doc_type"),
     ({"doc_id": {"$ne": "x"}}, "only a value, a list"),
     ({"doc_id": {"$in": "x"}}, r"\$in takes a list"),
     ({"as_of": ["2025-01-01", "2026-01-01"]}, "takes one date"),
