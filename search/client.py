@@ -26,7 +26,7 @@ from legalsearch import embedserver, engine
 from legalsearch.config import Settings, split_credentials
 from legalsearch.embed import Embedders
 from legalsearch.embedserver.client import QueryServer
-from legalsearch.errors import ConfigError, QueryError
+from legalsearch.errors import ConfigError, QueryError, SecurityError
 from legalsearch.index import indices
 from legalsearch.query import fusion, profiles, view
 from legalsearch.query.context import DEFAULT_BUDGET, ContextResponse
@@ -356,8 +356,15 @@ class LegalSearch:
     # ----------------------------------------------------------------- users and groups
 
     def whoami(self) -> dict | None:
-        """What the security plugin says about this client's connection (user_name, backend_roles,
-        roles); None when the cluster has no security plugin."""
+        """What the security plugin says about the identity this client searches as: the end user
+        (`user=` / `as_user`, verified with its own password) when there is one, else the
+        connection's (user_name, backend_roles, roles); None when the cluster has no security plugin."""
+        if self.settings.user:
+            password = self.settings.password.get_secret_value() if self.settings.password else None
+            if password is None:
+                raise SecurityError(f"no password for user {self.settings.user!r}: set LEGALSEARCH_PASSWORD, or "
+                                    "pass password= to LegalSearch")
+            return self.search_store.authinfo((self.settings.user, password))
         return self.store.authinfo()
 
     def add_user(self, name: str, password: str, *, groups: Iterable[str] = (), roles: Iterable[str] = ("reader",),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from legalsearch import engine
 from legalsearch.config import Settings
-from legalsearch.errors import ConfigError, LegalSearchError
+from legalsearch.errors import AuthenticationError, ConfigError, LegalSearchError
 from legalsearch.index import refresh, schema
 from legalsearch.node import assembly, cluster, process
 from legalsearch.security.roles import ADMIN_USER, SERVICE_USER
@@ -28,6 +28,9 @@ def node_status(store: Store) -> dict:
         report["user"] = store.connection.user
         info = store.info()
         health = store.health()
+    except AuthenticationError as e:  # it answered: a 401 is a refused password, not a node that is down
+        report.update(reachable=True, authenticated=False, error=str(e))
+        return report
     except LegalSearchError as e:
         report["error"] = str(e)
         return report
@@ -84,6 +87,9 @@ def _members(settings) -> list[dict]:
 def render(report: dict) -> str:
     lines = [f"node:     {report.get('url', '-')} ({report['source']})"
              + (f" as {report['user']}" if report.get("user") else "")]
+    if report.get("authenticated") is False:
+        lines.append(f"status:   reachable, but it refused the credentials: {report.get('error', '')}")
+        return "\n".join(lines)
     if not report["reachable"]:
         lines.append(f"status:   not reachable: {report.get('error', '')}")
         lines.append(f"installed: {report['installed']} (home {report['node_home']}); log: {report['log']}")

@@ -217,7 +217,7 @@ def node_status(client, as_json: bool) -> None:
     node, where each shard copy lives, and local cluster nodes that are down. A chunks index
     left with refresh off by a killed ingest is made searchable again (and reported).
 
-    Exit code 1 when no node answers.
+    Exit code 1 when no node answers, or it refuses the credentials (HTTP 401: reported as such).
 
     Example:
 
@@ -230,7 +230,7 @@ def node_status(client, as_json: bool) -> None:
         _echo_json(report)
     else:
         click.echo(status.render(report))
-    if not report["reachable"]:
+    if not report["reachable"] or report.get("authenticated") is False:
         sys.exit(1)
 
 

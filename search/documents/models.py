@@ -39,6 +39,11 @@ NODE_KINDS = (
 REF_KINDS = ("section", "clause", "article", "schedule", "annex", "paragraph", "comma", "part")
 
 
+# OpenSearch ids are at most 512 bytes; a chunk id is `doc_id:version:NNNN` (records.doc_key too)
+MAX_DOC_ID_BYTES = 256
+MAX_VERSION_BYTES = 64
+
+
 class DocumentMeta(BaseModel):
     """Document-level metadata, copied onto every chunk at indexing time.
 
@@ -99,6 +104,18 @@ class DocumentMeta(BaseModel):
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("must not be empty")
+        return value
+
+    @field_validator("doc_id", "version")
+    @classmethod
+    def _fits_an_id(cls, value: str, info) -> str:
+        # Both go into every OpenSearch _id (`doc_id:version:0001`), which the engine caps at 512
+        # bytes: a longer one would fail the bulk request of its whole batch, not just this file.
+        limit = MAX_DOC_ID_BYTES if info.field_name == "doc_id" else MAX_VERSION_BYTES
+        size = len(value.encode("utf-8"))
+        if size > limit:
+            raise ValueError(f"is {size} bytes long; at most {limit} (UTF-8): it is part of every OpenSearch id of "
+                             "the document")
         return value
 
     @model_validator(mode="after")

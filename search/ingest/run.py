@@ -174,6 +174,12 @@ def ingest(
                 if not doc.meta.acl and not doc.meta.public:
                     doc_report.flags.append("unreadable:no-acl-and-not-public")
                 walls.placement({"public": doc.meta.public, "acl": doc.meta.acl})  # a group a wall can carry
+                if doc.meta.public and doc.meta.acl:  # public wins (the readers' DLS is public OR acl)
+                    doc_report.flags.append("public-overrides-acl")
+                    report.warnings.append(
+                        f"{source.label}: \"public\": true makes it readable by everyone; its acl "
+                        f"({', '.join(doc.meta.acl)}) restricts nothing. Remove \"public\" (or set it to false) to "
+                        "keep it to those groups")
                 if writer and not options.force and writer.unchanged(doc_report.doc_key, doc.doc_sha256, settings_key,
                                                                      records.meta_fingerprint(doc)):
                     doc_report.status = "unchanged"

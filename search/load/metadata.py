@@ -50,7 +50,7 @@ def read_sidecar(path: Path) -> dict[str, Any] | None:
     for candidate in sidecar_paths(path):
         if candidate.is_file():
             try:
-                data = json.loads(candidate.read_text(encoding="utf-8"))
+                data = json.loads(candidate.read_text(encoding="utf-8-sig"))
             except (UnicodeDecodeError, json.JSONDecodeError) as e:
                 raise MetadataError(f"{candidate}: not valid JSON ({e}); fix the sidecar or remove it") from e
             if not isinstance(data, dict):
@@ -68,7 +68,7 @@ def read_manifest(manifest: Path) -> list[tuple[Path, dict[str, Any]]]:
         MetadataError: unreadable manifest, a line that is not a JSON object, or no "path".
     """
     try:
-        lines = manifest.read_text(encoding="utf-8").splitlines()
+        lines = manifest.read_text(encoding="utf-8-sig").splitlines()
     except OSError as e:
         raise MetadataError(f"{manifest}: cannot read the manifest ({e})") from e
     entries = []

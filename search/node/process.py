@@ -124,6 +124,8 @@ def _yml(value) -> str:
         return "true" if value else "false"
     if isinstance(value, list | tuple):
         return json.dumps(list(value))  # a flow sequence; DNs hold commas, so each is quoted
+    if isinstance(value, str) and value[:1] in "'\"":
+        return json.dumps(value)  # a date-pattern index name such as 'x-'YYYY.MM.dd: one quoted scalar
     return str(value)
 
 

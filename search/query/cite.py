@@ -5,6 +5,14 @@ from __future__ import annotations
 import re
 
 _TITLE_SEP = re.compile(r"\s+[–—-]\s+|\s*:\s+")
+# a citation is one line to read: a title (or a heading) longer than this is cut with "…" (the
+# whole title stays in the hit's `doc_title`)
+MAX_CITED_CHARS = 200
+
+
+def shorten(text: str, limit: int = MAX_CITED_CHARS) -> str:
+    text = " ".join(text.split()) if len(text) <= 4 * limit else " ".join(text[:4 * limit].split())
+    return text if len(text) <= limit else text[:limit - 1].rstrip() + "…"
 
 
 def format_heading(heading: str) -> str:
@@ -17,14 +25,14 @@ def format_heading(heading: str) -> str:
 
 
 def cite(source: dict) -> str:
-    title = source.get("doc_title") or source.get("doc_id") or "?"
+    title = shorten(source.get("doc_title") or source.get("doc_id") or "?")
     pieces = [f"{title} v{source['version']}" if source.get("version") else title]
     path = [p for p in source.get("heading_path") or [] if p]
     if path:
         # The unit that carries the section label, plus any deeper sub-unit ("(4)", "comma 2").
         label = (source.get("section") or "").lower()
         start = next((i for i, p in enumerate(path) if label and label in p.lower()), len(path) - 1)
-        pieces.append(", ".join(format_heading(p) for p in path[start:]))
+        pieces.append(", ".join(shorten(format_heading(p)) for p in path[start:]))
     elif source.get("section"):
         pieces.append(f"§ {source['section']}")
     if source.get("page"):

@@ -17,7 +17,10 @@ def now_iso() -> str:
 def record(req: SearchRequest, response: SearchResponse, timestamp: str, user: str | None = None,
            groups: tuple[str, ...] | None = None) -> dict:
     """The log document (pure): `user` is the verified caller, `groups` those searched (after the
-    caller's groups narrowed the requested ones)."""
+    caller's groups narrowed the requested ones), `groups_requested` what the request asked for and
+    `groups_dropped` the requested groups the caller does not hold: an auditor sees an attempt to
+    widen, not only its narrowed result."""
+    applied = list(req.filters.groups if groups is None else groups)
     return {
         "timestamp": timestamp,
         "user": user,
@@ -29,7 +32,9 @@ def record(req: SearchRequest, response: SearchResponse, timestamp: str, user: s
         "routing": req.routing.mode != "off",
         "as_of": req.filters.as_of.isoformat() if req.filters.as_of else None,
         "jurisdiction": list(req.filters.jurisdictions),
-        "groups": list(req.filters.groups if groups is None else groups),
+        "groups": applied,
+        "groups_requested": list(req.filters.groups),
+        "groups_dropped": sorted(set(req.filters.groups) - set(applied)),
         "doc_ids": list(req.filters.doc_ids),
         "doc_types": list(req.filters.doc_types),
         "language": list(req.filters.languages),

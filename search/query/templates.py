@@ -76,7 +76,12 @@ class Json:
 
 @dataclass(frozen=True)
 class Num:
-    """A number param with a default: {{k}}{{^k}}10{{/k}}."""
+    """A number param with a default, rendered as a JSON STRING: "{{k}}{{^k}}10{{/k}}".
+
+    Never bare: mustache escapes only what breaks a JSON string (quotes, backslashes), so a bare
+    `{{k}}` given `200}` would close the body and let the caller write its own query (the probe of
+    issue 24 ran `match_all` without the ACL filter that way). Quoted, any value is one string the
+    engine parses as an integer (`size`, neural `k` accept "7") or rejects with a 400."""
     name: str
     default: int
 
@@ -126,7 +131,7 @@ def render(value: Any) -> str:
     if isinstance(value, Json):
         return f"{{{{#toJson}}}}{value.name}{{{{/toJson}}}}"
     if isinstance(value, Num):
-        return f"{{{{{value.name}}}}}{{{{^{value.name}}}}}{value.default}{{{{/{value.name}}}}}"
+        return f'"{{{{{value.name}}}}}{{{{^{value.name}}}}}{value.default}{{{{/{value.name}}}}}"'
     if isinstance(value, Dot):
         return '"{{.}}"'
     if isinstance(value, Either):

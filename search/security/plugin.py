@@ -8,6 +8,14 @@ index, on the first start (`allow_default_init_securityindex`). After the node i
 `bootstrap` brings the roles (`search.security.roles`) and the service account up to date over
 the REST API with the admin certificate, so an upgrade of the role definitions reaches a node
 whose security index already exists.
+
+The audit log and the login limits (`audit_config`, `auth_failure_listeners`): the plugin writes
+failed logins, refused requests and the reads of every legalsearch index (document ids only,
+`read_metadata_only`) to `legalsearch-audit-YYYY.MM.dd`; ten wrong passwords for one user name
+within a minute block that name for a minute (its right password too), and an address other than
+the loopback is blocked after 50. The storage type is a static setting of opensearch.yml (read at
+start); the rest lives in the security index and `bootstrap` brings it up to date after every
+start, so a node installed before keeps its data and gets both on its next start.
 """
 
 from __future__ import annotations
@@ -25,10 +33,31 @@ import bcrypt
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
 from legalsearch.security import pki
-from legalsearch.security.roles import ADMIN_USER, READER_ROLE, SERVICE_ROLE, SERVICE_USER, roles
+from legalsearch.security.roles import (
+    ADMIN_USER,
+    CHUNK_PATTERN,
+    DOCS_PATTERN,
+    READER_ROLE,
+    SERVICE_ROLE,
+    SERVICE_USER,
+    roles,
+)
 from legalsearch.security.secrets import Secrets, ensure_secrets
 
 log = logging.getLogger(__name__)
+
+# The audit index name, a date pattern quoted as the plugin's DateTimeFormat wants it
+AUDIT_INDEX_SETTING = "'legalsearch-audit-'YYYY.MM.dd"
+
+# Login limits (config.yml auth_failure_listeners). By user name against the internal user
+# database: the 11th try after 10 wrong passwords within a minute is refused, even with the right
+# password, until the block expires; the admin certificate is never blocked. By address, looser,
+# and never for the loopback: every local client (the tests, the CLI, the service) comes from
+# 127.0.0.1 and one user's typos must not lock all of them out.
+LOGIN_ALLOWED_TRIES = 10
+LOGIN_WINDOW_S = 60
+LOGIN_BLOCK_S = 60
+ADDRESS_ALLOWED_TRIES = 50
 
 # --------------------------------------------------------------------------- node configuration
 
@@ -52,12 +81,57 @@ def opensearch_settings(settings: Settings, salt: str | None = None) -> dict:
         "plugins.security.restapi.roles_enabled": ["all_access", "security_rest_api_access"],
         "plugins.security.system_indices.enabled": True,
         "plugins.security.system_indices.indices": [".opendistro-*", ".plugins-*"],
-        # no audit sink; without it the plugin logs "Default endpoint could not be created"
-        "plugins.security.audit.type": "noop",
+        # the audit log, in this cluster (static: read at start; what it records is audit_config)
+        "plugins.security.audit.type": "internal_opensearch",
+        "plugins.security.audit.config.index": AUDIT_INDEX_SETTING,
+        # lets `bootstrap` bring auth_failure_listeners to a node whose security index exists
+        # (PATCH /_plugins/_security/api/securityconfig); the REST API is the admin's only
+        # (restapi.roles_enabled above)
+        "plugins.security.unsupported.restapi.allow_securityconfig_modification": True,
     }
     if salt:
         block["plugins.security.compliance.salt"] = salt
     return block
+
+
+def auth_failure_listeners() -> dict:
+    """config.yml `auth_failure_listeners`: the login limits (constants above)."""
+    common = {"time_window_seconds": LOGIN_WINDOW_S, "block_expiry_seconds": LOGIN_BLOCK_S,
+              "max_blocked_clients": 100_000, "max_tracked_clients": 100_000}
+    return {
+        "internal_authentication_backend_limiting": {
+            "type": "username", "authentication_backend": "intern", "allowed_tries": LOGIN_ALLOWED_TRIES, **common},
+        "ip_rate_limiting": {"type": "ip", "allowed_tries": ADDRESS_ALLOWED_TRIES,
+                             "ignore_hosts": ["127.0.0.1", "::1"], **common},
+    }
+
+
+def audit_config(log_index: str) -> dict:
+    """audit.yml `config` (PUT /_plugins/_security/api/audit/config): failed logins and refused
+    requests (the plugin's default categories less AUTHENTICATED / GRANTED_PRIVILEGES, which would
+    log every search), and who read which document of the chunk, docs and log indices. No request
+    bodies and no Authorization header: a body can hold a user's new password or a privileged
+    question; the audit log keeps who, when, what index, which ids."""
+    quiet = ["AUTHENTICATED", "GRANTED_PRIVILEGES"]
+    return {
+        "enabled": True,
+        "audit": {
+            "enable_rest": True, "disabled_rest_categories": quiet,
+            "enable_transport": True, "disabled_transport_categories": quiet,
+            "ignore_users": [], "ignore_requests": [], "resolve_bulk_requests": False, "log_request_body": False,
+            "resolve_indices": True, "exclude_sensitive_headers": True,
+        },
+        "compliance": {
+            "enabled": True, "internal_config": True, "external_config": False,
+            "read_metadata_only": True,
+            # a read is logged when it touches a watched field: one every record carries (with
+            # "*" each event would list all 400 fields of a chunk, its vector's dimensions included)
+            "read_watched_fields": {CHUNK_PATTERN: ["doc_id"], DOCS_PATTERN: ["doc_id"], log_index: ["query"],
+                                    f"{log_index}-*": ["query"]},
+            "read_ignore_users": [], "write_metadata_only": True, "write_log_diffs": False,
+            "write_watched_indices": [], "write_ignore_users": [],
+        },
+    }
 
 
 def _meta(kind: str) -> dict:
@@ -84,7 +158,9 @@ def security_files(found: Secrets, log_index: str, existing: dict | None = None)
                 "authentication_backend": {"type": "intern"},
             }},
             "authz": {},
+            "auth_failure_listeners": auth_failure_listeners(),
         }}},
+        "audit.yml": _meta("audit") | {"config": audit_config(log_index)},
         "internal_users.yml": _meta("internalusers") | {
             ADMIN_USER: {"hash": _bcrypt(found.admin_password(), hashes[ADMIN_USER]), "reserved": True,
                          "backend_roles": [], "description": "legalsearch administrator"},
@@ -197,6 +273,7 @@ def bootstrap(settings: Settings, url: str) -> list[str]:
         _checked(_request(settings, url, "PUT", f"{api}/internalusers/{SERVICE_USER}", body),
                  f"create the {SERVICE_USER} account")
         changed.append(f"user {SERVICE_USER}")
+    changed += _bootstrap_audit_and_limits(settings, url)
     status, _ = _request(settings, url, "GET", "/_plugins/_security/authinfo",
                          basic=(ADMIN_USER, found.admin_password()))
     if status == 401:
@@ -205,6 +282,46 @@ def bootstrap(settings: Settings, url: str) -> list[str]:
     if changed:
         log.info("security configuration updated: %s", ", ".join(changed))
     return changed
+
+
+def _bootstrap_audit_and_limits(settings: Settings, url: str) -> list[str]:
+    """The audit configuration and the login limits, put where they differ from ours. A node
+    started before opensearch.yml carried the audit type and the config-modification switch
+    refuses (its next start applies them): a warning, never a failed start."""
+    api = "/_plugins/_security/api"
+    changed = []
+    status, current = _request(settings, url, "GET", f"{api}/audit")
+    want = audit_config(settings.log_index)
+    if status == 200 and not covers(current.get("config") or {}, want):
+        _checked(_request(settings, url, "PUT", f"{api}/audit/config", want), "write the audit configuration")
+        changed.append("audit configuration")
+    elif status != 200:
+        log.warning("the node's audit log cannot be configured (HTTP %s: %s): it was started without "
+                    "plugins.security.audit.type; restart it (`legalsearch node stop` then `node start`) to turn the "
+                    "audit log on", status, current.get("message") or current.get("reason") or current)
+    status, current = _request(settings, url, "GET", f"{api}/securityconfig")
+    dynamic = ((current.get("config") or {}).get("dynamic") or {}) if status == 200 else {}
+    listeners = auth_failure_listeners()
+    if status == 200 and not covers(dynamic.get("auth_failure_listeners") or {}, listeners):
+        status, body = _request(settings, url, "PATCH", f"{api}/securityconfig", [
+            {"op": "add", "path": "/config/dynamic/auth_failure_listeners", "value": listeners}])
+        if status < 300:
+            changed.append("login limits")
+        else:
+            log.warning("the node refused the login limits (HTTP %s: %s): restart it (`legalsearch node stop` then "
+                        "`node start`) so that it reads the opensearch.yml that allows them", status,
+                        body.get("message") or body.get("reason") or body)
+    return changed
+
+
+def covers(have, want) -> bool:
+    """True when `have` (the plugin's answer, which adds defaults) holds every value of `want`;
+    lists compare as sets (the plugin may reorder categories)."""
+    if isinstance(want, dict):
+        return isinstance(have, dict) and all(key in have and covers(have[key], value) for key, value in want.items())
+    if isinstance(want, list):
+        return isinstance(have, list) and sorted(map(json.dumps, have)) == sorted(map(json.dumps, want))
+    return have == want
 
 
 def _role_key(role: dict) -> tuple:

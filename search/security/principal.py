@@ -6,7 +6,9 @@ the security plugin verified for the end user inside every sub-query:
 
 1. the end user's own password goes to `GET /_plugins/_security/authinfo` (on every search, so a
    revoked group or a removed user takes effect at once); a wrong one is an AuthenticationError;
-2. the user's groups are its backend roles, when it holds the `legalsearch_reader` role;
+2. the user's groups are its backend roles; it must hold the `legalsearch_reader` role (an auditor,
+   or a user with no legalsearch role, is refused: the service would otherwise hand it the public
+   text its own roles do not let it read);
 3. a request's `groups` (`--group`) can only narrow them (intersection), never widen them.
 
 Every other read of the indices (Dashboards, curl, aggregations, the docs index) is the end user's
@@ -88,8 +90,12 @@ class Authenticator:
         roles = set(info.get("roles") or ())
         if roles & UNRESTRICTED_ROLES:
             return Principal(info.get("user_name"), None)
-        groups = tuple(sorted(info.get("backend_roles") or ())) if READER_ROLE in roles else ()
-        return Principal(info.get("user_name"), groups)
+        if READER_ROLE not in roles:
+            raise SecurityError(
+                f"user {info.get('user_name') or self.user!r} may not search: it does not hold the {READER_ROLE} role "
+                f"(its roles: {', '.join(sorted(roles)) or 'none'}). Grant it with `legalsearch users add NAME --role "
+                "reader` or search as a reader")
+        return Principal(info.get("user_name"), tuple(sorted(info.get("backend_roles") or ())))
 
     def _connection_identity(self) -> Principal:
         info = self.store.authinfo()

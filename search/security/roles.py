@@ -9,7 +9,7 @@ The roles (`roles()`):
 - `legalsearch_service`: the search service. No DLS (a `hybrid` query cannot run under DLS on
   2.19: neural-search #1303); it applies the groups the plugin verified for the end user inside
   every sub-query. It writes the retrieval log but cannot read it.
-- `legalsearch_auditor`: reads the retrieval log, nothing else.
+- `legalsearch_auditor`: reads the retrieval log and the security plugin's audit log, nothing else.
 """
 
 from __future__ import annotations
@@ -19,9 +19,12 @@ SERVICE_USER = "legalsearch-service"
 READER_ROLE = "legalsearch_reader"
 SERVICE_ROLE = "legalsearch_service"
 AUDITOR_ROLE = "legalsearch_auditor"
-ROLES_VERSION = "v2"  # bump when a role body changes: `bootstrap` then rewrites it on every node
+ROLES_VERSION = "v3"  # bump when a role body changes: `bootstrap` then rewrites it on every node
 PLUGIN = "opensearch-security"
 CHUNK_PATTERN = "*--chunks-v*"
+# The plugin's audit log (search.security.plugin.audit_config): one index a day, read by the
+# auditor role only
+AUDIT_INDEX_PATTERN = "legalsearch-audit-*"
 DOCS_PATTERN = "*--docs-v*"
 
 # Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
@@ -69,8 +72,10 @@ def roles(log_index: str) -> dict[str, dict]:
             ],
         },
         AUDITOR_ROLE: {
-            "description": f"legalsearch {ROLES_VERSION}: auditor; reads the retrieval log only",
+            "description": f"legalsearch {ROLES_VERSION}: auditor; reads the retrieval log and the security audit "
+                           "log only",
             "cluster_permissions": ["cluster_composite_ops_ro"],
-            "index_permissions": [{"index_patterns": logs, "allowed_actions": ["read", "indices:admin/get"]}],
+            "index_permissions": [{"index_patterns": [*logs, AUDIT_INDEX_PATTERN],
+                                   "allowed_actions": ["read", "indices:admin/get"]}],
         },
     }

@@ -534,10 +534,14 @@ class OpenSearchStore:
             return self.client.transport.perform_request("GET", "/_plugins/_security/authinfo", headers=headers)
         except AuthenticationException as e:
             who = f"user {credentials[0]!r}" if credentials else self.connection.who
+            # name the variables the refused password came from: the end user's, or the connection's
+            where = "LEGALSEARCH_USER / LEGALSEARCH_PASSWORD" if credentials else (
+                "OPENSEARCH_USER / OPENSEARCH_PASSWORD" if self.settings.opensearch_user or self.settings.opensearch_password
+                else "the local node's stored password (`legalsearch node credentials`), or set OPENSEARCH_USER / "
+                "OPENSEARCH_PASSWORD")
             raise AuthenticationError(
                 f"OpenSearch at {self.url} did not accept the password of {who} (HTTP 401: wrong password or "
-                "unknown user). Check LEGALSEARCH_USER / LEGALSEARCH_PASSWORD; an administrator can reset it with "
-                "`legalsearch users passwd NAME`."
+                f"unknown user). Check {where}; an administrator can reset it with `legalsearch users passwd NAME`."
             ) from e
         except TransportError as e:
             if e.status_code in (400, 404) and not isinstance(e, OSConnectionError):

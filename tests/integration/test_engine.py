@@ -126,6 +126,9 @@ def test_the_node_renders_each_template_as_the_python_builder_builds_it(raw, eng
                 sent = params if template_id != templates.ROUTE_TEMPLATE else {
                     k: v for k, v in params.items() if k not in ("section", "heading_phrases")}
                 rendered = raw.render_search_template(body={"id": template_id, "params": sent})["template_output"]
+                assert rendered["size"] == "7"  # numbers are sent quoted, never bare (test_template_injection.py)
+                rendered = json.loads(json.dumps(rendered).replace('"k": "7"', '"k": 7').replace('"size": "7"',
+                                                                                                '"size": 7'))
                 assert rendered == python_body(question, filters, 7, template_id), (template_id, sent)
                 renders += 1
     assert renders > 380

@@ -36,6 +36,9 @@ def test_errors_belong_to_the_package_hierarchy():
         ({"doc_id": "a", "title": "A", "valid_until": "2024-01-01"}, "valid_until", "unknown field"),
         ({"doc_id": "a", "title": "A", "doc_type": "lease agreement!"}, "doc_type", "not a keyword"),
         ({"doc_id": "a", "title": "A", "language": "french"}, "language", "'en', 'it', 'fr'"),
+        ({"doc_id": "d" * 600, "title": "A"}, "doc_id", "at most 256"),
+        ({"doc_id": "è" * 200, "title": "A"}, "doc_id", "400 bytes"),  # counted in UTF-8, as the engine does
+        ({"doc_id": "a", "title": "A", "version": "v" * 65}, "version", "at most 64"),
     ],
 )
 def test_bad_sidecar_errors_name_file_and_field(tmp_path, meta, field, words):
@@ -53,6 +56,17 @@ def test_sidecar_that_is_not_json_names_the_file(tmp_path):
     (tmp_path / "nda.meta.json").write_text("{not json", encoding="utf-8")
     with pytest.raises(MetadataError, match=r"nda\.meta\.json: not valid JSON"):
         load_document(path)
+
+
+def test_a_sidecar_with_a_utf8_bom_is_read(tmp_path):
+    path = write(tmp_path, "nda.txt")
+    (tmp_path / "nda.meta.json").write_bytes(b"\xef\xbb\xbf" + json.dumps({"doc_id": "nda", "title": "NDA"}).encode())
+    assert load_document(path).meta.doc_id == "nda"
+    manifest = tmp_path / "manifest.jsonl"
+    manifest.write_bytes(b"\xef\xbb\xbf" + json.dumps({"path": "nda.txt", "title": "From the manifest"}).encode())
+    from legalsearch.load.metadata import read_manifest
+
+    assert read_manifest(manifest)[0][1] == {"title": "From the manifest"}
 
 
 def test_long_sidecar_name_is_accepted_too(tmp_path):

@@ -69,8 +69,18 @@ def mustache(src: str, stack: list) -> str:
     return "".join(out)
 
 
+def numbers(body):
+    """The rendered body as the engine reads it: `size` and neural `k` are sent as strings (never
+    bare: tests/integration/test_template_injection.py) and parsed as integers."""
+    if isinstance(body, dict):
+        return {key: int(v) if key in ("size", "k") and isinstance(v, str) else numbers(v) for key, v in body.items()}
+    if isinstance(body, list):
+        return [numbers(v) for v in body]
+    return body
+
+
 def render(template_id: str, params: dict) -> dict:
-    return json.loads(mustache(templates.sources()[template_id], [params]))
+    return numbers(json.loads(mustache(templates.sources()[template_id], [params])))
 
 
 def without_model_id(body: dict) -> dict:
@@ -144,3 +154,13 @@ def test_the_templates_render_the_request_without_the_python_side_round2_options
                                         model_id="M", titles=["governing law"])
     assert [kind for kind, _ in with_titles] == ["bm25", "knn", "title"]
     assert with_titles[:2] == basic  # the template's lists are unchanged; only a list is added
+
+
+def test_every_value_tag_is_inside_a_json_string():
+    """Mustache escapes only what breaks a JSON string: a value tag outside quotes (a bare number)
+    would let a param such as `200}` close the body. Lists go through toJson (a JSON array)."""
+    for template_id, source in templates.sources().items():
+        assert not re.findall(r'[^"]\{\{(?![#^/])[^}]+\}\}', source), template_id
+        for value in ("200}", '"}},"query":{"match_all":{}}, "x":{"a":"'):
+            body = json.loads(mustache(source, [{"query_text": value, "k": value, "as_of": value}]))
+            assert body["size"] == value and "match_all" not in body.get("query", {}), template_id

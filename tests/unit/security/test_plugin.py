@@ -10,7 +10,8 @@ import bcrypt
 import pytest
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.security import pki
+from legalsearch.security import pki, plugin
+from legalsearch.security import roles as role_module
 from legalsearch.security.plugin import opensearch_settings, prepare
 from legalsearch.security.roles import AUDITOR_ROLE, READER_ROLE, SERVICE_ROLE, SERVICE_USER, roles
 from legalsearch.security.secrets import ensure_secrets, local_credentials
@@ -94,8 +95,11 @@ def test_roles_dls_only_for_readers_and_the_log_only_for_auditors_and_the_servic
     assert not any("dls" in p for p in service["index_permissions"])
     log_rights = next(p for p in service["index_permissions"] if "legalsearch-log" in p["index_patterns"])
     assert "read" not in log_rights["allowed_actions"]  # the service writes the log, never reads it
-    assert auditor["index_permissions"] == [{"index_patterns": ["legalsearch-log", "legalsearch-log-*"],
-                                            "allowed_actions": ["read", "indices:admin/get"]}]
+    assert auditor["index_permissions"] == [{
+        "index_patterns": ["legalsearch-log", "legalsearch-log-*", role_module.AUDIT_INDEX_PATTERN],
+        "allowed_actions": ["read", "indices:admin/get"]}]
+    for role in (reader, service):  # nobody but the auditor reads the audit log
+        assert not any(role_module.AUDIT_INDEX_PATTERN in p["index_patterns"] for p in role["index_permissions"])
 
 
 def test_opensearch_yml_block(settings):
@@ -105,3 +109,33 @@ def test_opensearch_yml_block(settings):
     assert block["plugins.security.compliance.salt"] == "0123456789abcdef"
     off = opensearch_settings(settings.model_copy(update={"node_security": False}))
     assert off == {"plugins.security.disabled": True}
+
+
+def test_audit_log_and_login_limits_are_on_by_default(settings, tmp_path):
+    block = plugin.opensearch_settings(settings)
+    assert block["plugins.security.audit.type"] == "internal_opensearch"
+    assert block["plugins.security.audit.config.index"] == "'legalsearch-audit-'YYYY.MM.dd"
+    from legalsearch.node.process import _yml
+
+    assert _yml(block["plugins.security.audit.config.index"]) == '"\'legalsearch-audit-\'YYYY.MM.dd"'  # one scalar
+    plugin.prepare(settings, tmp_path / "config")
+    folder = tmp_path / "config" / "opensearch-security"
+    listeners = json.loads((folder / "config.yml").read_text())["config"]["dynamic"]["auth_failure_listeners"]
+    by_name = listeners["internal_authentication_backend_limiting"]
+    assert (by_name["type"], by_name["authentication_backend"], by_name["allowed_tries"]) == ("username", "intern", 10)
+    assert {"127.0.0.1", "::1"} <= set(listeners["ip_rate_limiting"]["ignore_hosts"])  # local clients never blocked
+    audit = json.loads((folder / "audit.yml").read_text())
+    assert audit["_meta"]["type"] == "audit" and audit["config"]["enabled"]
+    assert "FAILED_LOGIN" not in audit["config"]["audit"]["disabled_rest_categories"]
+    assert audit["config"]["audit"]["log_request_body"] is False  # a body can hold a password
+    watched = audit["config"]["compliance"]["read_watched_fields"]
+    assert set(watched) >= {role_module.CHUNK_PATTERN, role_module.DOCS_PATTERN, settings.log_index}
+    assert all(fields for fields in watched.values())  # an empty list would watch nothing
+
+
+def test_covers_ignores_the_defaults_the_plugin_adds_and_list_order():
+    want = {"a": {"b": ["x", "y"], "c": 1}}
+    assert plugin.covers({"a": {"b": ["y", "x"], "c": 1, "extra": True}, "z": 0}, want)
+    assert not plugin.covers({"a": {"b": ["x"], "c": 1}}, want)
+    assert not plugin.covers({"a": {"b": ["x", "y"], "c": 2}}, want)
+    assert not plugin.covers({}, want)

@@ -123,4 +123,53 @@ def test_the_log_records_who_searched_and_the_groups_actually_searched():
     rec = record(req, SearchResponse(query="settlement", hits=[], not_found=True), "2026-01-01T00:00:00.000Z",
                  user="alice", groups=("litigation-team",))
     assert rec["user"] == "alice" and rec["groups"] == ["litigation-team"]
+    assert rec["groups_requested"] == ["litigation-team", "board"] and rec["groups_dropped"] == ["board"]
     assert set(rec) <= set(schema.mapping_json("log")["mappings"]["properties"])  # the strict mapping takes it
+
+
+def test_a_refused_password_names_the_variables_it_came_from(store, monkeypatch):
+    monkeypatch.setattr(store.client.transport, "perform_request",
+                        lambda *a, **kw: _raising(ex.AuthenticationException(401, "Unauthorized", None))())
+    with pytest.raises(AuthenticationError) as own:
+        store.authinfo()  # the connection's own identity: eve from OPENSEARCH_URL / OPENSEARCH_USER
+    assert "OPENSEARCH_USER / OPENSEARCH_PASSWORD" in str(own.value) and "LEGALSEARCH_" not in str(own.value)
+    with pytest.raises(AuthenticationError) as end_user:
+        store.authinfo(("alice", "wrong"))
+    assert "LEGALSEARCH_USER / LEGALSEARCH_PASSWORD" in str(end_user.value) and SECRET not in str(end_user.value)
+
+
+class _Answers:
+    """A stand-in for the node's authinfo answer (the decision is pure; test_security.py runs it on the node)."""
+
+    url = "https://127.0.0.1:9"
+
+    def __init__(self, info: dict):
+        self.info = info
+
+    def authinfo(self, credentials=None):
+        return self.info
+
+
+@pytest.mark.parametrize("roles", [["legalsearch_auditor"], [], ["own_index"]])
+def test_an_end_user_without_the_reader_role_may_not_search(roles):
+    from legalsearch.security.principal import Authenticator
+    from pydantic import SecretStr
+
+    auth = Authenticator(_Answers({"user_name": "carol", "roles": roles, "backend_roles": ["litigation-team"]}),
+                         "carol", SecretStr("pw"))
+    with pytest.raises(SecurityError, match="does not hold the legalsearch_reader role"):
+        auth.principal()
+    reader = Authenticator(_Answers({"user_name": "bob", "roles": ["legalsearch_reader"], "backend_roles": []}),
+                           "bob", SecretStr("pw"))
+    assert reader.principal() == Principal("bob", ())
+
+
+def test_node_status_calls_a_refused_password_refused_not_unreachable(store, monkeypatch):
+    from legalsearch import status
+
+    monkeypatch.setattr(store.client.transport, "perform_request",
+                        lambda *a, **kw: _raising(ex.AuthenticationException(401, "Unauthorized", None))())
+    report = status.node_status(store)
+    assert report["reachable"] and report["authenticated"] is False
+    text = status.render(report)
+    assert "refused the credentials" in text and "not reachable" not in text and SECRET not in text

@@ -1,0 +1,117 @@
+"""The security plugin's audit log and login limits on the real node (issue 24, item 5): ten wrong
+passwords block the eleventh try of that user name (its own user, made here; the admin and the
+other users go on), and the audit index, read by an auditor, records a failed login and a read of
+a privileged chunk.
+
+Both need a node started with this version's opensearch.yml (`plugins.security.audit.type`,
+read at start) and brought up to date by `bootstrap`; a node started before answers that its
+audit API is off, and these tests then say so (skip) instead of passing."""
+
+from __future__ import annotations
+
+import base64
+import time
+import uuid
+
+import pytest
+from legalsearch.security import plugin, roles
+from legalsearch.security.secrets import make_password
+from opensearchpy import OpenSearch
+
+from tests.integration.conftest import user_store
+from tests.integration.test_engine import raw_client
+from tests.integration.test_security import PRIVILEGED
+
+
+@pytest.fixture(scope="module")
+def raw(settings, opensearch_url) -> OpenSearch:
+    return raw_client(settings, opensearch_url)
+
+
+def _configured(raw: OpenSearch) -> tuple[dict, dict]:
+    """(audit config, auth_failure_listeners) of the node; skips on a node started before them."""
+    try:
+        audit = raw.transport.perform_request("GET", "/_plugins/_security/api/audit")
+    except Exception as e:  # noqa: BLE001 (any refusal means the same: the node has no audit API on)
+        pytest.skip(f"the node's audit log is off (started before this version's opensearch.yml; restart it): {e}")
+    listeners = raw.transport.perform_request("GET", "/_plugins/_security/api/securityconfig")
+    return audit["config"], listeners["config"]["dynamic"].get("auth_failure_listeners") or {}
+
+
+def _status(raw: OpenSearch, user: str, password: str) -> int:
+    """The HTTP status of one authinfo call with these credentials (401: refused)."""
+    header = "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+    try:
+        raw.transport.perform_request("GET", "/_plugins/_security/authinfo", headers={"Authorization": header})
+        return 200
+    except Exception as e:  # noqa: BLE001
+        return int(getattr(e, "status_code", 0) or 0)
+
+
+@pytest.fixture
+def own_user(store):
+    from legalsearch.security import admin
+
+    name, password = f"lockme-{uuid.uuid4().hex[:8]}", make_password()
+    admin.users_add(store, name, password, (), ("reader",))
+    yield name, password
+    admin.users_remove(store, name)
+
+
+def test_ten_wrong_passwords_block_the_eleventh_try_of_that_user_only(raw, own_user, people):
+    _, listeners = _configured(raw)
+    limiter = listeners.get("internal_authentication_backend_limiting")
+    assert limiter and limiter["allowed_tries"] == plugin.LOGIN_ALLOWED_TRIES, listeners
+    assert "127.0.0.1" in (listeners.get("ip_rate_limiting") or {}).get("ignore_hosts", []), listeners
+    name, password = own_user
+    assert _status(raw, name, password) == 200
+    for _ in range(plugin.LOGIN_ALLOWED_TRIES):
+        assert _status(raw, name, "not-the-password") == 401
+    assert _status(raw, name, password) == 401  # blocked: the right password is refused too
+    assert _status(raw, *people["bob"]) == 200  # another user, same address: not blocked
+    assert raw.transport.perform_request("GET", "/_plugins/_security/authinfo")["user_name"] == roles.ADMIN_USER
+    # the block lasts block_expiry_seconds, then the right password works again (polled, bounded)
+    deadline = time.monotonic() + plugin.LOGIN_BLOCK_S + 15
+    while _status(raw, name, password) != 200:
+        assert time.monotonic() < deadline, f"{name} still blocked after {plugin.LOGIN_BLOCK_S + 15} s"
+        time.sleep(1)
+
+
+def test_the_audit_log_records_a_failed_login_and_a_privileged_read_for_the_auditor(
+        settings, opensearch_url, raw, sample_index, people, store):
+    audit, _ = _configured(raw)
+    assert audit["enabled"] and audit["compliance"]["read_metadata_only"]
+    stranger = f"nobody-{uuid.uuid4().hex[:8]}"
+    assert _status(raw, stranger, "wrong") == 401
+    index = sample_index[0]
+    privileged = store.search(index, {"size": 1, "_source": ["chunk_id"], "query": {"term": {"doc_id": PRIVILEGED}}})
+    [hit] = privileged["hits"]["hits"]
+    alice = user_store(settings, opensearch_url, *people["alice"])
+    assert alice.search(index, {"query": {"ids": {"values": [hit["_id"]]}}})["hits"]["hits"]  # a read she may make
+    auditor = user_store(settings, opensearch_url, *people["carol"])
+    pattern = roles.AUDIT_INDEX_PATTERN  # dynamically mapped by the plugin: text with a .keyword
+    wanted = {
+        "failed login": {"bool": {"filter": [{"term": {"audit_category.keyword": "FAILED_LOGIN"}},
+                                             {"term": {"audit_request_effective_user.keyword": stranger}}]}},
+        "privileged read": {"bool": {"filter": [
+            {"term": {"audit_category.keyword": "COMPLIANCE_DOC_READ"}},
+            {"term": {"audit_trace_doc_id.keyword": hit["_id"]}},
+            {"term": {"audit_request_effective_user.keyword": people["alice"][0]}}]}},
+    }
+    found: dict[str, dict] = {}
+    deadline = time.monotonic() + 60  # the plugin writes its events from a thread pool, then refresh (1 s)
+    while set(found) != set(wanted):
+        assert time.monotonic() < deadline, f"not in {pattern} after 60 s: {sorted(set(wanted) - set(found))}"
+        for what, query in wanted.items():
+            hits = auditor.search(pattern, {"size": 1, "query": query})["hits"]["hits"]
+            if hits:
+                found[what] = hits[0]["_source"]
+        time.sleep(0.5)
+    read = found["privileged read"]
+    assert any(i.startswith(index) for i in read.get("audit_trace_indices") or [read.get("audit_trace_index")])
+    assert "Authorization" not in str(found["failed login"].get("audit_request_headers") or {})
+    # the audit log is the auditor's: a reader may not read it
+    from legalsearch.errors import PermissionDeniedError
+
+    with pytest.raises(PermissionDeniedError):
+        alice.search(pattern, {"size": 1})
