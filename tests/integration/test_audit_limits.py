@@ -5,7 +5,8 @@ a privileged chunk.
 
 Both need a node started with this version's opensearch.yml (`plugins.security.audit.type`,
 read at start) and brought up to date by `bootstrap`; a node started before answers that its
-audit API is off, and these tests then say so (skip) instead of passing."""
+audit API is off, and these tests then fail with a message that says to restart it (`legalsearch
+node stop && legalsearch node start`): a node without its audit log is a failure, not a skip."""
 
 from __future__ import annotations
 
@@ -29,11 +30,12 @@ def raw(settings, opensearch_url) -> OpenSearch:
 
 
 def _configured(raw: OpenSearch) -> tuple[dict, dict]:
-    """(audit config, auth_failure_listeners) of the node; skips on a node started before them."""
+    """(audit config, auth_failure_listeners) of the node; fails on a node started before them."""
     try:
         audit = raw.transport.perform_request("GET", "/_plugins/_security/api/audit")
     except Exception as e:  # noqa: BLE001 (any refusal means the same: the node has no audit API on)
-        pytest.skip(f"the node's audit log is off (started before this version's opensearch.yml; restart it): {e}")
+        pytest.fail(f"the node's audit log is off (started before this version's opensearch.yml; restart it: "
+                    f"legalsearch node stop && legalsearch node start): {e}")
     listeners = raw.transport.perform_request("GET", "/_plugins/_security/api/securityconfig")
     return audit["config"], listeners["config"]["dynamic"].get("auth_failure_listeners") or {}
 
