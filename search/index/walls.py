@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from legalsearch.documents.errors import MetadataError
 from legalsearch.errors import IngestError, PermissionDeniedError, StoreError
 from legalsearch.index import schema
-from legalsearch.security.roles import READER_DLS, SERVICE_USER
+from legalsearch.security.roles import READER_DLS, SERVICE_USER, WALLED_CHUNK_PATTERN, WALLED_DOCS_PATTERN
 from legalsearch.store import Store
 
 WALLED = "walled-"
@@ -223,7 +223,7 @@ def service_role() -> dict:
         "description": f"legalsearch {WALLS_ROLES_VERSION}: search service; reads the walled indices (with the "
                        "verified groups inside every sub-query)",
         "cluster_permissions": [],
-        "index_permissions": [{"index_patterns": [f"*--{WALLED}chunks-v*", f"*--{WALLED}docs-v*"],
+        "index_permissions": [{"index_patterns": [WALLED_CHUNK_PATTERN, WALLED_DOCS_PATTERN],
                                "allowed_actions": ["read", "indices:admin/get"]}],
     }
 

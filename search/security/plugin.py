@@ -40,6 +40,8 @@ from legalsearch.security.roles import (
     READER_ROLE,
     SERVICE_ROLE,
     SERVICE_USER,
+    WALLED_CHUNK_PATTERN,
+    WALLED_DOCS_PATTERN,
     roles,
 )
 from legalsearch.security.secrets import Secrets, ensure_secrets
@@ -126,8 +128,9 @@ def audit_config(log_index: str) -> dict:
             "read_metadata_only": True,
             # a read is logged when it touches a watched field: one every record carries (with
             # "*" each event would list all 400 fields of a chunk, its vector's dimensions included)
-            "read_watched_fields": {CHUNK_PATTERN: ["doc_id"], DOCS_PATTERN: ["doc_id"], log_index: ["query"],
-                                    f"{log_index}-*": ["query"]},
+            "read_watched_fields": {CHUNK_PATTERN: ["doc_id"], DOCS_PATTERN: ["doc_id"],
+                                    WALLED_CHUNK_PATTERN: ["doc_id"], WALLED_DOCS_PATTERN: ["doc_id"],
+                                    log_index: ["query"], f"{log_index}-*": ["query"]},
             "read_ignore_users": [], "write_metadata_only": True, "write_log_diffs": False,
             "write_watched_indices": [], "write_ignore_users": [],
         },

@@ -26,6 +26,9 @@ CHUNK_PATTERN = "*--chunks-v*"
 # auditor role only
 AUDIT_INDEX_PATTERN = "legalsearch-audit-*"
 DOCS_PATTERN = "*--docs-v*"
+WALLED_CHUNK_PATTERN = "*--walled-chunks-v*"
+WALLED_DOCS_PATTERN = "*--walled-docs-v*"
+"""The walled indices (legalsearch.index.walls): restricted text, outside the reader's patterns."""
 
 # Embedding a question inside OpenSearch (`neural` queries, the stored templates; docs/engine.md) is
 # an ml-commons predict call made as the searching user. Only predict: registering, deploying or

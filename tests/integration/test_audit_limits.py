@@ -15,6 +15,7 @@ import time
 import uuid
 
 import pytest
+from legalsearch.index import walls
 from legalsearch.security import plugin, roles
 from legalsearch.security.secrets import make_password
 from opensearchpy import OpenSearch
@@ -86,10 +87,12 @@ def test_the_audit_log_records_a_failed_login_and_a_privileged_read_for_the_audi
     stranger = f"nobody-{uuid.uuid4().hex[:8]}"
     assert _status(raw, stranger, "wrong") == 401
     index = sample_index[0]
-    privileged = store.search(index, {"size": 1, "_source": ["chunk_id"], "query": {"term": {"doc_id": PRIVILEGED}}})
+    # the privileged note lives in the litigation team's wall; alice reads it through her group's alias
+    walled = walls.group_alias(index, "chunks", "litigation-team")
+    privileged = store.search(walled, {"size": 1, "_source": ["chunk_id"], "query": {"term": {"doc_id": PRIVILEGED}}})
     [hit] = privileged["hits"]["hits"]
     alice = user_store(settings, opensearch_url, *people["alice"])
-    assert alice.search(index, {"query": {"ids": {"values": [hit["_id"]]}}})["hits"]["hits"]  # a read she may make
+    assert alice.search(walled, {"query": {"ids": {"values": [hit["_id"]]}}})["hits"]["hits"]  # a read she may make
     auditor = user_store(settings, opensearch_url, *people["carol"])
     pattern = roles.AUDIT_INDEX_PATTERN  # dynamically mapped by the plugin: text with a .keyword
     wanted = {

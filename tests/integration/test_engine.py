@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 from legalsearch.demo import EXAMPLES
+from legalsearch.index import walls
 from legalsearch.query import bodies, templates
 from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
@@ -60,6 +61,13 @@ def ids(result: dict) -> list[str]:
     return [h["_id"] for h in result["hits"]["hits"]]
 
 
+def readable(index: str, kind: str, groups: tuple[str, ...]) -> str:
+    """What a template client of these groups names: the public alias and its groups' wall aliases
+    (a wildcard each, so a group without a wall is no error)."""
+    public = index if kind == "chunks" else f"{index}-docs"
+    return ",".join([public, *(walls.group_alias(index, kind, g) + "*" for g in groups)])
+
+
 def example_filters(example: dict) -> Filters:
     return Filters(as_of=example.get("as_of"), groups=tuple(example.get("groups", ())))
 
@@ -73,13 +81,16 @@ def test_demo_questions_through_raw_opensearch_py_equal_the_cli(raw, engine, sam
     for title, example in EXAMPLES:
         question = example["query"]
         params = templates.template_params(question, example_filters(example), parse_identifiers(question), 10)
+        # a template client names what its groups may read: the public index and their walls' aliases
+        groups = tuple(example.get("groups", ()))
+        chunks, docs = readable(index, "chunks", groups), readable(index, "docs", groups)
         routed = []
         if "section" not in params:
-            route = raw.search_template(index=f"{index}-docs", body={"id": templates.ROUTE_TEMPLATE,
-                                                                     "params": {**params, "k": 3}})
+            route = raw.search_template(index=docs, body={"id": templates.ROUTE_TEMPLATE,
+                                                          "params": {**params, "k": 3}})
             routed = [h["_source"]["doc_key"] for h in route["hits"]["hits"]]
-        found = raw.search_template(index=index, body={"id": templates.HYBRID_TEMPLATE,
-                                                       "params": {**params, **({"doc_key": routed} if routed else {})}})
+        found = raw.search_template(index=chunks, body={"id": templates.HYBRID_TEMPLATE,
+                                                        "params": {**params, **({"doc_key": routed} if routed else {})}})
         options = [*(["--as-of", example["as_of"].isoformat()] if "as_of" in example else []),
                    *itertools.chain.from_iterable(("--group", g) for g in example.get("groups", ()))]
         for embedding in ("python", "engine"):
@@ -246,11 +257,16 @@ def test_a_reader_under_dls_runs_the_bool_template_and_the_engine_enforces_the_a
     question = "settlement strategy on the liability cap"
     as_alice, as_bob = (raw_client(settings, opensearch_url, *people[name]) for name in ("alice", "bob"))
     params = {"query_text": question, "groups": ["litigation-team"]}
-    run = lambda client, template_id, p: client.search_template(  # noqa: E731
-        index=index, body={"id": template_id, "params": p})
-    alice = run(as_alice, templates.BOOL_TEMPLATE, params)
-    assert ids(alice) == ids(run(raw, templates.BOOL_TEMPLATE, params))
+    # the privileged note lives in the litigation team's wall: alice names its alias, bob may not
+    walled = readable(index, "chunks", ("litigation-team",))
+    run = lambda client, template_id, p, target=index: client.search_template(  # noqa: E731
+        index=target, body={"id": template_id, "params": p})
+    alice = run(as_alice, templates.BOOL_TEMPLATE, params, walled)
+    assert ids(alice) == ids(run(raw, templates.BOOL_TEMPLATE, params, walled))
     assert any(h["_source"]["doc_id"] == "privileged-note-litigation" for h in alice["hits"]["hits"])
+    with pytest.raises(TransportError) as refused:  # the wall is no index of bob's: a 403, no text
+        run(as_bob, templates.BOOL_TEMPLATE, params, walled)
+    assert refused.value.status_code == 403 and "privileged" not in json.dumps(refused.value.info)
     bob = run(as_bob, templates.BOOL_TEMPLATE, params)  # bob names a group he lacks: DLS still hides it
     assert ids(bob) == ids(run(raw, templates.BOOL_TEMPLATE, {"query_text": question}))
     assert all(h["_source"]["public"] for h in bob["hits"]["hits"])

@@ -93,7 +93,7 @@ def test_langchain_metadata_filter_dict_maps_onto_our_filters(client, sample_ind
     preset = LangChainRetriever(client=client, index=sample_index[0], k=3,
                                 search_kwargs={"filter": {"doc_type": {"$eq": "statute"}}})
     assert {d.metadata["doc_type"] for d in preset.invoke(TENANCY)} == {"statute"}
-    with pytest.raises(QueryError, match=r"unknown filter key 'author'; accepted keys: doc_id, doc_ids, doc_type"):
+    with pytest.raises(QueryError, match=r"unknown filter key 'author'; accepted keys: as_of, doc_id, doc_ids, doc_type"):
         retriever.invoke(TENANCY, filter={"author": "x"})
 
 
@@ -178,7 +178,7 @@ def test_llamaindex_filters_as_a_dict_or_metadata_filters(client, sample_index):
                                       MetadataFilter(key="as_of", value="2025-06-01")])
     as_native = LlamaIndexRetriever(client, index=sample_index[0], k=3, filters=native).retrieve(TENANCY)
     assert [n.node.node_id for n in as_native] == [n.node.node_id for n in as_dict]
-    with pytest.raises(QueryError, match="accepted keys: doc_id"):
+    with pytest.raises(QueryError, match="accepted keys: as_of, doc_id"):
         LlamaIndexRetriever(client, index=sample_index[0], filters={"party": "Acme"})
     with pytest.raises(QueryError, match="only == and in filters"):
         LlamaIndexRetriever(client, index=sample_index[0], filters=MetadataFilters(

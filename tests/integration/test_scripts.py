@@ -15,6 +15,8 @@ checks that it exits 0 and prints the lines it says it prints; never a figure or
   ids, and the exact top-k its recall is measured against), scale_routed.py and
   scale_total_hits.py (an index grown by scale.py: the modes they take from it) and
   security_cost.py (a second, unsecured node: its percentile).
+- walls_cost.py at its smallest (two walled matters, one round of two questions, one ingest
+  round) on the node: it prints its latency table and the ingest line.
 
 The LegalBench-RAG runs need the development copy (/work/shared/data/legalbench-rag, or
 LEGALSEARCH_TEST_LEGALBENCH); without it they are skipped, and say so.
@@ -67,7 +69,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 14, SCRIPTS
+    assert len(SCRIPTS) == 15, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -239,3 +241,9 @@ def test_security_cost_percentile():
     assert security_cost.pct([5.0, 1.0, 3.0, 2.0, 4.0], 0.5) == 3.0
     assert security_cost.pct([5.0, 1.0, 3.0, 2.0, 4.0], 0.95) == 5.0
     assert security_cost.GROUP == "bench-a"
+
+
+def test_walls_cost_smallest_setting():
+    out = run("walls_cost.py", "--walls", "2", "--rounds", "1", "--queries", "2", "--ingest-rounds", "1",
+              timeout=600)
+    assert "| user's groups (walls read) |" in out and "ingest (chunks/s, warm caches)" in out, out[-2000:]

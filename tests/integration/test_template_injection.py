@@ -13,6 +13,7 @@ import re
 import uuid
 
 import pytest
+from legalsearch.index import walls
 from legalsearch.query import templates
 from opensearchpy import OpenSearch, TransportError
 
@@ -47,6 +48,17 @@ def engine(admin_client, sample_index, raw):
     yield found | {"stored": stored}
     for script_id in stored.values():
         raw.delete_script(id=script_id)
+
+
+LIT = "litigation-team"
+
+
+def with_wall(name: str, template_id: str | None = None) -> str:
+    """The index a template runs on here: the public index and the litigation team's wall (the
+    service account reads walls; the template's ACL clause is all that keeps privileged records
+    of that wall out of an answer without the group)."""
+    kind = "docs" if template_id and TEMPLATE_INDEX[template_id] else "chunks"
+    return f"{name}{TEMPLATE_INDEX[template_id] if template_id else ''},{walls.group_alias(name, kind, LIT)}"
 
 
 def privileged_ids(raw: OpenSearch, index: str) -> set[str]:
@@ -90,7 +102,7 @@ def test_every_template_reads_the_params_the_docstring_lists():
 
 @pytest.mark.parametrize("template_id", list(templates.sources()))
 def test_no_param_of_a_stored_template_can_widen_it(raw, as_service, engine, sample_index, template_id):
-    index = sample_index[0] + TEMPLATE_INDEX[template_id]
+    index = with_wall(sample_index[0], template_id)
     hidden = privileged_ids(raw, index)
     assert hidden, f"{index} has no privileged record: the test would prove nothing"
     question = "settlement strategy liability cap walk-away"
@@ -135,7 +147,7 @@ def test_k_is_an_integer_or_an_error(as_service, engine, sample_index, template_
 def test_a_bare_number_tag_lets_a_param_close_the_body(raw, as_service, engine, sample_index):
     """What the quoting prevents, shown with the pre-fix source (a bare `{{k}}`) sent inline: the
     engine reads `{"size": 200}` and ignores the rest, a match_all without the ACL clause."""
-    index = sample_index[0]
+    index = with_wall(sample_index[0])
     hidden = privileged_ids(raw, index)
     fixed = templates.sources()[templates.BOOL_TEMPLATE]
     bare = fixed.replace(f'"{{{{k}}}}{{{{^k}}}}{templates.DEFAULT_K}{{{{/k}}}}"',

@@ -59,7 +59,7 @@ def walled(admin_client, store, secured):
     made = {}
     suffix = uuid.uuid4().hex[:6]
     for base, groups, roles in (("lit", (LIT,), ("reader",)), ("staff", (), ("reader",)),
-                                ("nobody", (), ("auditor",))):
+                                ("nobody", (), ("auditor",)), ("norole", (), ())):
         user, password = f"walls-{base}-{suffix}", make_password()
         add_user(store, user, password, groups, roles)
         made[base] = (user, password)
@@ -113,10 +113,15 @@ def _hostile_shapes(name: str) -> list[tuple[str, str, str, object]]:
     return shapes
 
 
-@pytest.mark.parametrize("who", ["staff", "nobody"])
+HOSTILE_USERS = ["staff", "nobody", "norole"]
+"""A reader without the groups, an auditor, and a user with no legalsearch role at all."""
+
+
+@pytest.mark.parametrize("who", HOSTILE_USERS)
 def test_no_request_shape_reaches_a_wall_the_user_may_not_open(settings, opensearch_url, walled, who):
-    """The issue's request (global + top_hits) and its cousins, as a reader without the group
-    and as a user with no legalsearch role: a 403 or public text only, never a privileged byte."""
+    """The issue's request (global + top_hits) and its cousins, as a reader without the group,
+    an auditor and a user with no legalsearch role: a 403 or public text only, never a privileged
+    byte."""
     name, made = walled
     client = user_store(settings, opensearch_url, *made[who])
     forbidden = _forbidden("none")
@@ -204,7 +209,7 @@ def _by_id(name: str, deal_wall: str, chunk_id: str) -> list[tuple[str, str, str
     ]
 
 
-@pytest.mark.parametrize("who", ["staff", "nobody"])
+@pytest.mark.parametrize("who", HOSTILE_USERS)
 def test_more_request_shapes_reach_no_wall(settings, opensearch_url, store, walled, who):
     """Highlight, explain, profile, composite / sampler / significant_terms, collapse, query
     strings, validate, more_like_this, phrase suggesters, k-NN, field caps, mappings, terms
@@ -377,3 +382,46 @@ def test_a_reindex_walls_an_index_written_before_walls(admin_client, store, secu
     finally:
         indices.delete(store, name)
     assert store.indices(f"{name}--*") == []
+
+
+def test_no_request_shape_reaches_the_log_or_a_kept_generation(settings, opensearch_url, admin_client, store,
+                                                               walled, secured):
+    """The indices a reader does not search but the project still keeps: the retrieval log (it
+    records the ids of the privileged hits of a member's searches) and the kept generations of a
+    blue/green reindex (public and walled) after an ACL change sealed them. Every shape of this
+    suite, as each hostile user, over each of them: no privileged byte."""
+    from legalsearch import LegalSearch
+
+    name = f"test-wallskept-{uuid.uuid4().hex[:8]}"
+    _, made = walled
+    logging = LegalSearch(settings.model_copy(update={"log_searches": True}), url=opensearch_url)
+    try:
+        docs = _documents({"priv-settle": "public"})
+        admin_client.ingest(docs, index=name, embedder="minilm")
+        old = indices.require(store, name)
+        old_docs = indices.require(store, name, "docs")
+        kept_walls = [walls.walled_name(old, (DEAL,)), walls.walled_name(old, sorted((DEAL, LIT)))]
+        admin_client.reindex(name)
+        admin_client.ingest(_documents(), index=name, embedder="minilm")  # priv-settle made private: seals
+        # a member's searches put privileged chunk ids into the log
+        seen = logging.search("settlement strategy opening position", index=name, groups=[LIT, DEAL], k=5)
+        assert {h.doc_id for h in seen.hits} & set(SECRETS)
+        log_index = settings.log_index
+        targets = [(old, kept_walls[0]), (old_docs, kept_walls[1]), (log_index, kept_walls[0]),
+                   (f"{log_index}*", kept_walls[1])]
+        tried = 0
+        for who in HOSTILE_USERS:
+            client = user_store(settings, opensearch_url, *made[who])
+            for target, wall in targets:
+                forbidden = _forbidden("none")
+                if who == "nobody" and target.startswith(log_index):
+                    # the auditor reads the log by design: the ids of what was found, never its text
+                    forbidden = [s for s in forbidden if s not in SECRETS and not s.startswith("memory:")]
+                for label, method, path, body in [*_hostile_shapes(target), *_more_shapes(target, wall)]:
+                    status, text = _ask(client, method, path, body)
+                    leaked = [s for s in forbidden if s in text]
+                    assert not leaked, (who, target, label, status, leaked)
+                    tried += 1
+        assert tried >= 3 * 4 * 60
+    finally:
+        indices.delete(store, name)
