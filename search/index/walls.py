@@ -145,10 +145,12 @@ def list_walls(store: Store, chunks: str, docs: str) -> list[Wall]:
     """The walls of the generation of (`chunks`, `docs`), from the walled indices' `_meta`
     (one GET with a filter_path: a thousand walls are a few KB, not their mappings)."""
     found: dict[tuple[str, ...], dict[str, str]] = {}
-    for kind, concrete in (("chunks", chunks), ("docs", docs)):
+    # a docs name that is no concrete index (an index without its registry) has no walls of its own
+    kinds = (("chunks", chunks), *((("docs", docs),) if schema.parse_concrete(docs) else ()))
+    for kind, concrete in kinds:
         for index, groups in _walled_meta(store, walled_pattern(concrete)).items():
             found.setdefault(groups, {})[kind] = index
-    return [Wall(v["chunks"], v.get("docs") or walled_name(docs, g), g)
+    return [Wall(v["chunks"], v.get("docs") or v["chunks"].replace(f"--{WALLED}chunks-v", f"--{WALLED}docs-v", 1), g)
             for g, v in sorted(found.items()) if "chunks" in v]
 
 

@@ -15,7 +15,7 @@ from datetime import date
 
 from legalsearch.config import Settings
 from legalsearch.embed import Embedders, EmbeddingCache
-from legalsearch.errors import ConfigError, LegalSearchError, PermissionDeniedError, QueryError
+from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
 from legalsearch.query import bodies, cite, expand, lexicon
 from legalsearch.query import context as ctx
@@ -101,6 +101,8 @@ class SearchService:
         else:
             try:
                 docs = indices.live(self.store, index, "docs")[0]
+            except NodeError:  # a node that does not answer is a failed search, not a missing registry
+                raise
             except LegalSearchError:  # no registry alias: routing then finds nothing to rank
                 docs = f"{index}-docs"
             found = (chunks, docs, indices.meta_of(body))

@@ -118,6 +118,9 @@ def _hostile_shapes(name: str) -> list[tuple[str, str, str, object]]:
                                                          "aggs": {"s": {"significant_text": {"field": "text"}}}}),
         ("term suggester", "POST", f"/{name}/_search", {"suggest": {"s": {"text": "zanzibarquu plovercres",
                                                                        "term": {"field": "text"}}}}),
+        # no field of ours is a completion field: the engine refuses it, and says nothing of a wall
+        ("completion suggester", "POST", f"/{name}/_search", {"suggest": {"c": {"prefix": "sett",
+                                                                           "completion": {"field": "doc_title"}}}}),
     ]
     return shapes
 
