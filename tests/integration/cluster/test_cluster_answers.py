@@ -44,6 +44,9 @@ def _differences(service, single_index, cluster_service, cluster_index, items, m
 def test_three_nodes_form_one_cluster_and_status_shows_them(test_cluster, cluster_store, cluster_samples):
     from legalsearch import status
 
+    # green is an asynchronous state: a new index (a wall, a day's audit index) is yellow until its
+    # replica is assigned; the health API waits for it (bounded) before the rest is read
+    cluster_store.wait_for_index("_all", "green", timeout=90)
     report = status.node_status(cluster_store)
     assert report["reachable"] and report["cluster"] == "legalsearch-test" and report["health"] == "green"
     assert sorted(n["name"] for n in report["nodes"]) == ["ls-1", "ls-2", "ls-3"]
