@@ -17,7 +17,7 @@ from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
 from legalsearch.security.secrets import make_password, secrets_of, write_secret
 
-SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "corpus"
+SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 
 EXAMPLES: list[tuple[str, dict]] = [
     ("identifier: the liability cap in clause 14.3, not 14.2",

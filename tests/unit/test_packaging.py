@@ -53,3 +53,9 @@ def test_the_built_wheel_holds_the_data_and_only_legalsearch(tmp_path):
                    "legalsearch/query/profiles/default.json", "legalsearch/query/profiles/rescore.json",
                    "legalsearch/web/static/index.html", "legalsearch/cli/__init__.py"):
         assert needed in names, needed
+
+
+def test_the_demo_finds_the_shipped_sample_corpus():
+    from legalsearch import demo
+
+    assert demo.SAMPLES == REPO / "samples" / "corpus" and any(demo.SAMPLES.glob("*.txt"))
