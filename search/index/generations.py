@@ -110,8 +110,7 @@ def prune(store: Store, name: str) -> list[str]:
     if None in live:
         raise LegalSearchError(f"index {name!r} has no live generation behind its aliases; nothing pruned "
                                "(`legalsearch index info` shows what exists)")
-    live |= {i for w in walls.list_walls(store, *(indices.resolve(store, name, k) for k in schema.KINDS))
-             for i in (w.chunks, w.docs)}
+    live |= set(walls.wall_indices(walls.list_walls(store, *(indices.resolve(store, name, k) for k in schema.KINDS))))
     deleted = []
     for concrete in [*(i for names in indices.concrete_indices(store, name).values() for i in names),
                      *walls.walled_indices(store, name)]:

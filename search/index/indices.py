@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from legalsearch.embed import Embedder, index_build
 from legalsearch.errors import ConfigError, NotFoundError, PermissionDeniedError, StoreError
 from legalsearch.index import refresh, schema
-from legalsearch.index.walls import list_walls, walled_indices, walled_pattern
+from legalsearch.index.walls import list_walls, wall_indices, walled_indices, with_walls
 from legalsearch.store import Store
 
 
@@ -68,7 +68,7 @@ def live(store: Store, name: str, kind: str = "chunks") -> tuple[str, dict]:
 def all_live(store: Store, name: str, kind: str = "chunks") -> str:
     """NAME's live indices of `kind`, public and walled, as one index expression: everything an
     administrator reads (search.index.walls; a reader's search picks its groups' walls only)."""
-    return f"{(public := require(store, name, kind))},{walled_pattern(public)}"
+    return with_walls(require(store, name, kind))
 
 
 def meta_of(body: dict) -> dict:
@@ -203,7 +203,7 @@ def info(store: Store, name: str) -> dict:
     state = refresh.recover(store, chunks)  # a killed ingest's refresh -1 is restored here at the latest
     settings = store.index_settings(chunks).get(chunks, {})
     live_walls = list_walls(store, chunks, docs)
-    live = {chunks, docs} | {i for w in live_walls for i in (w.chunks, w.docs)}
+    live = {chunks, docs, *wall_indices(live_walls)}
     return {
         "name": name,
         "aliases": {name: chunks, schema.alias_name(name, "docs"): docs},

@@ -113,6 +113,17 @@ def walled_pattern(concrete: str) -> str:
     return f"{name}--{WALLED}{rest}--*"
 
 
+def with_walls(concrete: str) -> str:
+    """`concrete` and every walled index of its generation and kind, as one index expression (a
+    wildcard: walls made later count)."""
+    return f"{concrete},{walled_pattern(concrete)}"
+
+
+def wall_indices(found) -> list[str]:
+    """The chunks and docs indices of some walls, in order."""
+    return [i for w in found for i in (w.chunks, w.docs)]
+
+
 def all_walled_pattern(name: str) -> str:
     """Every walled index of NAME, all generations and kinds."""
     return f"{name}--{WALLED}*"

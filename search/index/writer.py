@@ -47,19 +47,19 @@ class IndexWriter:
     @property
     def all_chunks(self) -> str:
         """The generation's chunk indices, public and walled (a wildcard: walls made later count)."""
-        return f"{self.chunks},{walls.walled_pattern(self.chunks)}"
+        return walls.with_walls(self.chunks)
 
     @property
     def all_docs(self) -> str:
-        return f"{self.docs},{walls.walled_pattern(self.docs)}"
+        return walls.with_walls(self.docs)
 
     def begin(self) -> None:
         self.walls = {w.groups: w for w in walls.list_walls(self.store, self.chunks, self.docs)}
         if self.live:  # a kept generation must not serve what this run makes private
-            live = {self.chunks, self.docs} | {i for w in self.walls.values() for i in (w.chunks, w.docs)}
+            live = {self.chunks, self.docs, *walls.wall_indices(self.walls.values())}
             walls.seal_kept(self.store, self.name, live)
         # Make what an interrupted run left visible, so stale chunks can be found and removed.
-        for index in (self.chunks, self.docs, *(i for w in self.walls.values() for i in (w.chunks, w.docs))):
+        for index in (self.chunks, self.docs, *walls.wall_indices(self.walls.values())):
             self.store.refresh(index)
         self.registry, self.placed = {}, {}
         for hit in self.store.scan(self.all_docs, {"match_all": {}},
@@ -136,5 +136,5 @@ class IndexWriter:
     def end(self) -> None:
         refresh.release(self.store, self.chunks, self.lease)
         self.lease = None
-        for index in (self.docs, *(i for w in self.walls.values() for i in (w.chunks, w.docs))):
+        for index in (self.docs, *walls.wall_indices(self.walls.values())):
             self.store.refresh(index)

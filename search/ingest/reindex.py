@@ -60,7 +60,7 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     generation = generations.next_generation(store, name)
     new = generations.create(store, name, generation, model, new_meta, shards=shards, replicas=replicas)
     old_walls = walls.list_walls(store, *old)
-    frozen = [*old, *(i for w in old_walls for i in (w.chunks, w.docs))]
+    frozen = [*old, *walls.wall_indices(old_walls)]
     generations.block_writes(store, frozen, True)
     try:
         if rebuild:
@@ -76,7 +76,7 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
             if copied != expected:
                 raise IngestError(f"the copy holds {copied}, the live index {expected}; the live one is unchanged")
         new_walls = walls.list_walls(store, *new)
-        generations.make_ready(store, [*new, *(i for w in new_walls for i in (w.chunks, w.docs))])
+        generations.make_ready(store, [*new, *walls.wall_indices(new_walls)])
         generations.swap(store, name, old, new, old_walls, new_walls)
     except BaseException:
         generations.block_writes(store, frozen, False)
@@ -86,7 +86,7 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
         raise
     # an index written before walls kept private text in its public index: sealed at once
     if store.count(old[0], {"bool": {"must_not": {"term": {"public": True}}}}):
-        walls.seal_kept(store, name, {*new, *(i for w in new_walls for i in (w.chunks, w.docs))})
+        walls.seal_kept(store, name, {*new, *walls.wall_indices(new_walls)})
     return {
         "index": name, "mode": "rebuild" if rebuild else "copy", "generation": generation,
         "previous": {"chunks": old[0], "docs": old[1]}, "live": {"chunks": new[0], "docs": new[1]},
@@ -122,7 +122,7 @@ def _sources(store: Store, docs_index: str, paths: list[Path] | None, manifest: 
     if paths or manifest:
         return file_sources(list(paths or []), manifest)
     recorded = sorted({hit["_source"].get("source_path") or "" for hit in
-                       store.scan(f"{docs_index},{walls.walled_pattern(docs_index)}", {"match_all": {}},
+                       store.scan(walls.with_walls(docs_index), {"match_all": {}},
                                   source=["source_path"])})
     missing = [p for p in recorded if not p or not Path(p).is_file()]
     if missing:
