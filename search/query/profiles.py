@@ -42,9 +42,14 @@ class Profile(BaseModel):
 
 
 def names() -> list[str]:
-    """The shipped profiles, sorted."""
+    """The shipped profiles, sorted (the folder is read once: every request resolves a profile)."""
+    return list(_shipped_names())
+
+
+@cache
+def _shipped_names() -> tuple[str, ...]:
     folder = resources.files("legalsearch.query").joinpath("profiles")
-    return sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json"))
+    return tuple(sorted(p.name.removesuffix(".json") for p in folder.iterdir() if p.name.endswith(".json")))
 
 
 @cache
