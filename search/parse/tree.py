@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from legalsearch.documents.models import StructureNode
-from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, unit_word
+from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, inline_first_paragraph, unit_word
 
 STRUCTURAL_KINDS = frozenset(
     {"part", "chapter", "article", "section", "clause", "schedule", "recitals", "definitions",
@@ -39,6 +39,9 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
         node = state.judge(match, stack)
         if node is not None:
             _attach(node, stack)
+            first = inline_first_paragraph(text, node)
+            if first is not None:
+                _attach(first, stack)
     if not root.children:
         return _paragraph_tree(text)
     _add_preamble(root, text)
