@@ -43,7 +43,7 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
             if first is not None:
                 _attach(first, stack)
     if not root.children:
-        return _paragraph_tree(text)
+        return paragraph_tree(text)
     _add_preamble(root, text)
     return _freeze(root, text, len(text))
 
@@ -105,7 +105,8 @@ def _freeze(node: OpenNode, text: str, parent_end: int) -> StructureNode:
     return StructureNode(node.kind, node.label, node.title, node.heading, node.start, end, children)
 
 
-def _paragraph_tree(text: str) -> StructureNode:
+def paragraph_tree(text: str) -> StructureNode:
+    """The text's paragraphs (blank-line separated, else lines) under a document node."""
     separator = re.compile(r"\n[ \t]*\n\s*") if "\n\n" in text or re.search(r"\n[ \t]+\n", text) else re.compile(r"\n\s*")
     children = []
     pos = 0
