@@ -51,9 +51,9 @@ HEADING_RE = re.compile(
     r"|(?P<range>Articles|ARTICLES|Sections|SECTIONS|§§)[ \t]*(?P<rfrom>\d{1,4}(?:-\d{1,3})?)[ \t]*"
     r"(?:to|through|-|–)[ \t]*(?P<rto>\d{1,4}(?:-\d{1,3})?)(?![\d.])"
     # labels: "5", "14.3", "21A", "1-bis", an inserted article "3-2" / "667-2", "1044", "IV", "B"
-    rf"|(?P<kw>{_KW_ALT})[ \t]*(?P<kwlabel>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}}(?:[A-Z]{{1,2}}(?![A-Za-z]))?"
+    rf"|(?P<kw>{_KW_ALT})[ \t]*(?P<kwlabel>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}}(?:(?:[A-Z]{{1,2}}|[a-z])(?![A-Za-z]))?"
     rf"(?:[- ]?(?:{_LATIN})(?![a-z]))?(?:-\d{{1,3}}(?![\d.]))?|[IVXLC]{{1,7}}(?![A-Za-z])|[A-Z](?![A-Za-z]))"
-    rf"|(?P<dec>\d{{1,3}}(?:\.\d{{1,3}}){{0,4}})(?P<suf>[A-Z]{{1,2}}|-?(?:{_LATIN}))?(?P<dp>[.)])?(?=[ \t\n]|$)"
+    rf"|(?P<dec>\d{{1,3}}(?:\.\d{{1,3}}){{0,4}})(?P<suf>[A-Z]{{1,2}}|-?(?:{_LATIN}))?(?P<dp>[.)])?(?=[ \t\n]|—\(|$)"
     r"|\([ ]?(?P<par>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3}[A-Z]{0,2})[ ]?\)(?=[ \t\n]|$)"
     r"|(?P<rpar>[a-z]{1,3})\)(?=[ \t])"
     r"|(?P<ldot>[A-Z]|[a-z]|[IVX]{2,5}|[ivx]{2,5})\.(?=[ \t])"
@@ -146,6 +146,8 @@ class HeadingJudge:
         self.seen_recitals = False
         self.heading_end = 0
         self.ranks = keyword_ranks(text)
+        # UK statutory instruments ("1.—(1) These Regulations ..."): a caption line names the unit below
+        self.line_captions = bool(re.search(r"(?m)^\d{1,3}\.—\(1\)", text))
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
@@ -232,6 +234,8 @@ class HeadingJudge:
         if kind == "schedule" and re.search(r"-\d+$", label):
             label = label[:label.rindex("-")]  # "Exhibit 1-1" is page 1 of Exhibit 1
             pos = match.start("kwlabel") + len(label)
+        if label[-1:].islower() and label[-2:-1].isdigit() and kind not in ("article", "section"):
+            return None  # "Exhibit 10d": only articles and sections are inserted as "3a"
         nxt = text[pos] if pos < len(text) else "\n"
         if not (nxt.isspace() or nxt in ".:-–—)"):
             return None  # "Section 4.1(b) of ...", "Article 9, as ..."
@@ -297,8 +301,17 @@ class HeadingJudge:
         if title and _DEFINITIONS_TITLE.match(title) and kind in ("article", "section", "clause"):
             kind = "definitions"
         self.last_by_style[style] = label
-        heading = clean_heading(text[start:max(title_end, pos)])
-        return OpenNode(kind, label, title, heading, start, style, 50 + depth)
+        head_end = max(title_end, pos)
+        caption = (_line_caption_above(text, start)
+                   if self.line_captions and depth == 1 and kind not in ("comma", "paragraph") else None)
+        if caption is not None:
+            # UK statutory instruments: "Citation and commencement\n1.—(1) These Regulations ..."
+            start, caption_title = caption
+            title = title or caption_title
+        heading = clean_heading(text[start:head_end])
+        inline = text.startswith("—(1)", pos) or text.startswith(" (1)", pos)
+        return OpenNode(kind, label, title, heading, start, style, 50 + depth,
+                        head_end=pos if inline else (head_end if caption is not None else -1))
 
     def _marker(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
         groups = match.groupdict()
@@ -410,6 +423,8 @@ class HeadingJudge:
         if anchor.style.startswith("kw") and anchor.kind in ("section", "clause", "definitions", "article"):
             parent = split_numeric(anchor.label or "")
             own = split_numeric(label)
+            if anchor.kind == "article" and depth == 1 and self.ranks["section"] < self.ranks["article"]:
+                return "paragraph"  # "Article 3\n1. Producers shall ..." where sections group articles
             if anchor.kind == "article" or (parent and own and parent[0] == own[0][:-1]):
                 return self.unit_word
             return "paragraph"
@@ -585,7 +600,7 @@ def _title_like(line: str, whole_line: bool) -> bool:
     words = line.split()
     if _title_case_ratio(line) >= 0.7 and len(words) <= 14:
         return True
-    return whole_line and len(words) <= 14 and line[-1] not in ".;,:"
+    return whole_line and len(words) <= 14 and line[-1] not in ".;,:—"
 
 
 def _title_case_ratio(line: str) -> float:
@@ -599,9 +614,11 @@ def _title_case_ratio(line: str) -> float:
 def inline_first_paragraph(text: str, node: OpenNode) -> OpenNode | None:
     """Paragraph "(1)" written on the heading's own line ("Article 1  (1) Private rights ..."),
     which the line-start scan cannot see; "(2)" on the next line then continues it."""
-    if node.head_end < 0 or not node.style.startswith("kw:"):
+    if node.head_end < 0 or not node.style.startswith(("kw:", "dec")):
         return None
     pos = _skip_blanks(text, node.head_end)
+    if text.startswith("—", pos):
+        pos += 1  # "1.—(1) These Regulations ..."
     found = re.compile(r"\((1)\)(?=[ \t])").match(text, pos)
     if not found:
         return None
@@ -629,6 +646,20 @@ def keyword_ranks(text: str) -> dict[str, int]:
     if before_article > 0.5 * len(sections):
         ranks["section"] = 25
     return ranks
+
+
+def _line_caption_above(text: str, start: int) -> tuple[int, str] | None:
+    """(start, caption) of a short unpunctuated caption line, after a blank line, right above a
+    numbered unit ("Citation and commencement" above "1.—(1) ...")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip() or line_start < 2:
+        return None
+    cap_start = text.rfind("\n", 0, line_start - 1) + 1
+    caption = text[cap_start:line_start - 1].strip()
+    if (not caption or not caption[0].isupper() or len(caption.split()) > 8 or caption[-1] in ".;,:—)"
+            or not _blank_line_before(text, cap_start) or caption.isupper() or _starts_marker(text, cap_start)):
+        return None
+    return cap_start + (len(text[cap_start:line_start]) - len(text[cap_start:line_start].lstrip())), caption
 
 
 def _caption_above(text: str, start: int) -> tuple[int, str] | None:
