@@ -639,6 +639,37 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
         click.echo(_render_search(response))
 
 
+def _snippet(text: str, spans: list[tuple[int, int]], width: int = 220) -> str:
+    """The passage on one line, `width` characters of it: from its start, or from a little before
+    its first highlighted word, with the highlighted words in bold (click drops the styling when
+    the output is not a terminal)."""
+    from legalsearch.query.highlight import CLOSE, OPEN
+
+    marked, last = [], 0
+    for start, end in spans:
+        marked += [text[last:start], OPEN, text[start:end], CLOSE]
+        last = end
+    flat = " ".join("".join([*marked, text[last:]]).split())
+    first = flat.find(OPEN)
+    begin = max(0, first - 40) if first > width - 60 else 0
+    plain_len = 0
+    cut = len(flat)
+    for i, ch in enumerate(flat[begin:], start=begin):
+        if ch not in (OPEN, CLOSE):
+            plain_len += 1
+            if plain_len > width:
+                cut = i
+                break
+    shown = flat[begin:cut]
+    if shown.count(OPEN) > shown.count(CLOSE):
+        shown += CLOSE
+    out, bold = [], False
+    for piece in shown.replace(CLOSE, OPEN).split(OPEN):
+        out.append(click.style(piece, bold=True) if bold and piece else piece)
+        bold = not bold
+    return ("..." if begin else "") + "".join(out) + ("..." if cut < len(flat) else "")
+
+
 def _render_search(r) -> str:
     lines = [f"query: {r.query}"]
     if r.identifiers:
@@ -648,8 +679,7 @@ def _render_search(r) -> str:
     for h in r.hits:
         marker = f"   <- {h.via}" if h.via != "retrieval" else "" if h.score is None else f"   (score {h.score:.3f})"
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
-        snippet = " ".join(h.text.split())
-        lines.append(f"     {snippet[:220]}{'...' if len(snippet) > 220 else ''}")
+        lines.append(f"     {_snippet(h.text, h.highlights)}")
     for u in r.unfollowed_refs:
         lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
     if r.mixed_versions:

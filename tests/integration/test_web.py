@@ -56,6 +56,8 @@ def _cli_flags(options: dict) -> list[str]:
         elif key == "groups":
             for g in value:
                 flags += ["--group", g]
+        elif key == "highlight":
+            flags += ["--highlight"] if value else []
         else:
             raise AssertionError(f"no flag for {key}")
     return flags
@@ -74,7 +76,7 @@ def _cli_json(monkeypatch, opensearch_url, password: str, args: list[str]) -> di
 
 def _cases() -> list[tuple[str, str, str, dict]]:
     """(label, user, options) of every comparison: each demo question (the access-control ones as
-    the user without the group too) and the gold questions."""
+    the user without the group too) and the gold questions (every other one with `highlight`)."""
     from legalsearch.demo import EXAMPLES
 
     cases = []
@@ -83,8 +85,9 @@ def _cases() -> list[tuple[str, str, str, dict]]:
         cases.append((f"demo: {label}", "alice", example["query"], options))
         if "access control" in label:
             cases.append((f"demo as bob: {label}", "bob", example["query"], options))
-    for row in _gold_questions():
-        options = {"k": 5, **({"as_of": row["as_of"]} if row.get("as_of") else {})}
+    for n, row in enumerate(_gold_questions()):
+        # every other gold question with the matched words highlighted (the page asks for them)
+        options = {"k": 5, **({"as_of": row["as_of"]} if row.get("as_of") else {}), **({"highlight": True} if n % 2 else {})}
         cases.append((f"gold {row['id']}", "alice", row["query"], options))
     return cases
 
