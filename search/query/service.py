@@ -76,7 +76,7 @@ class SearchService:
         self.embedders = embedders
         # who each search runs for: settings.user (an end user verified by the security plugin)
         # or the store's own identity; it decides the ACL groups of every sub-query
-        self.authenticator = Authenticator(store, settings.user, settings.password)
+        self.authenticator = Authenticator(store, settings.user, settings.password, settings.token)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
