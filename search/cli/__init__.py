@@ -159,8 +159,11 @@ def node_install(client, force: bool) -> None:
               help="1: the single node. 2 or more: a local cluster of that many nodes on 127.0.0.1 (ports above "
                    "LEGALSEARCH_NODE_PORT, data and logs under NODE_HOME/cluster); a node that is down is started "
                    "again.")
+@click.option("--serve", "with_service", is_flag=True,
+              help="Also start the search service and its page in the background (`legalsearch serve --background`, "
+                   "on 127.0.0.1:8730 or the next free port).")
 @click.pass_obj
-def node_start(client, timeout: float | None, nodes: int) -> None:
+def node_start(client, timeout: float | None, nodes: int, with_service: bool) -> None:
     """Start the local node (installing it first if needed) and the embedding server, and wait
     until both are healthy; then redeploy the remote embedding models (a restart leaves them
     failed).
@@ -183,6 +186,7 @@ def node_start(client, timeout: float | None, nodes: int) -> None:
         click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
         click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
         click.echo(f"data and logs: {state.home}")
+        _start_service(client, with_service)
         return
     state = lifecycle.start_cluster(settings, nodes, timeout=timeout or 300.0)
     plugins = client.store.plugins()
@@ -191,13 +195,24 @@ def node_start(client, timeout: float | None, nodes: int) -> None:
         click.echo(f"  {m.name}  {m.url}  transport {m.transport_port}  pid {m.pid}  {m.home}")
     click.echo("plugins: " + ", ".join(sorted({f"{p['component']} {p['version']}" for p in plugins})))
     click.echo(f"OPENSEARCH_URL for other tools: {','.join(state.urls)}")
+    _start_service(client, with_service)
+
+
+def _start_service(client, wanted: bool) -> None:
+    if not wanted:
+        return
+    from legalsearch.node import webservice
+
+    state = webservice.start(client.settings)
+    webservice.wait_ready(client.settings)
+    click.echo(f"search service and page: {state.url}/ (pid {state.pid}; `legalsearch serve --stop` stops it)")
 
 
 @node.command("stop")
 @click.pass_obj
 def node_stop(client) -> None:
-    """Stop the local node (or every node of the local cluster) and the embedding server. Data
-    is kept.
+    """Stop the local node (or every node of the local cluster), the embedding server and the
+    search service started in the background. Data is kept.
 
     Example:
 
@@ -639,6 +654,37 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
         click.echo(_render_search(response))
 
 
+def _snippet(text: str, spans: list[tuple[int, int]], width: int = 220) -> str:
+    """The passage on one line, `width` characters of it: from its start, or from a little before
+    its first highlighted word, with the highlighted words in bold (click drops the styling when
+    the output is not a terminal)."""
+    from legalsearch.query.highlight import CLOSE, OPEN
+
+    marked, last = [], 0
+    for start, end in spans:
+        marked += [text[last:start], OPEN, text[start:end], CLOSE]
+        last = end
+    flat = " ".join("".join([*marked, text[last:]]).split())
+    first = flat.find(OPEN)
+    begin = max(0, first - 40) if first > width - 60 else 0
+    plain_len = 0
+    cut = len(flat)
+    for i, ch in enumerate(flat[begin:], start=begin):
+        if ch not in (OPEN, CLOSE):
+            plain_len += 1
+            if plain_len > width:
+                cut = i
+                break
+    shown = flat[begin:cut]
+    if shown.count(OPEN) > shown.count(CLOSE):
+        shown += CLOSE
+    out, bold = [], False
+    for piece in shown.replace(CLOSE, OPEN).split(OPEN):
+        out.append(click.style(piece, bold=True) if bold and piece else piece)
+        bold = not bold
+    return ("..." if begin else "") + "".join(out) + ("..." if cut < len(flat) else "")
+
+
 def _render_search(r) -> str:
     lines = [f"query: {r.query}"]
     if r.identifiers:
@@ -648,8 +694,7 @@ def _render_search(r) -> str:
     for h in r.hits:
         marker = f"   <- {h.via}" if h.via != "retrieval" else "" if h.score is None else f"   (score {h.score:.3f})"
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
-        snippet = " ".join(h.text.split())
-        lines.append(f"     {snippet[:220]}{'...' if len(snippet) > 220 else ''}")
+        lines.append(f"     {_snippet(h.text, h.highlights)}")
     for u in r.unfollowed_refs:
         lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
     if r.mixed_versions:
@@ -734,19 +779,38 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, end_us
               help="Largest request body accepted (413).")
 @click.option("--per-user", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
               help="Requests one user may have in flight (429 beyond).")
+@click.option("--background", is_flag=True,
+              help="Run in a process of its own (it outlives this command), wait until it is ready and print its "
+                   "URL; log under the node home (logs/web-service.log). Idempotent: a running one is kept.")
+@click.option("--stop", "stop_it", is_flag=True, help="Stop the service --background started.")
 @click.pass_obj
-def serve(client, host: str, port: int, timeout: float, max_body: int, per_user: int) -> None:
-    """The search service: POST /v1/search, /v1/context, /v1/explain, GET /v1/documents/{doc_id},
-    /v1/indices, /healthz, /readyz and /openapi.json over HTTP, with the full ranking of `search
-    --json` (docs/service.md). Callers log in with HTTP basic as users of the node (verified by
-    its security plugin, as --user is); OPENSEARCH_URL chooses the node, as for every command.
+def serve(client, host: str, port: int, timeout: float, max_body: int, per_user: int, background: bool,
+          stop_it: bool) -> None:
+    """The search service and its web page: POST /v1/search, /v1/context, /v1/explain, GET
+    /v1/documents/{doc_id}, /v1/indices, /healthz, /readyz and /openapi.json over HTTP, with the
+    full ranking of `search --json`, and the page at / (docs/service.md). Callers log in with HTTP
+    basic as users of the node, or with a bearer token the node issued (verified by its security
+    plugin, as --user is); OPENSEARCH_URL chooses the node, as for every command.
 
     Example:
 
     \b
-        legalsearch serve --host 127.0.0.1 --port 8730 &
+        legalsearch serve --background        # then open http://127.0.0.1:8730/
         curl -u demo-lawyer:PASSWORD -d '{"query": "liability cap", "k": 3}' http://127.0.0.1:8730/v1/search
+        legalsearch serve --stop
     """
+    from legalsearch.node import webservice
+
+    if stop_it:
+        click.echo("stopped the search service" if webservice.stop(client.settings) else "no search service was running")
+        return
+    if background:
+        options = ("--timeout", str(timeout), "--max-body", str(max_body), "--per-user", str(per_user))
+        state = webservice.start(client.settings, host, port, options)
+        webservice.wait_ready(client.settings)
+        click.echo(f"the search service is ready at {state.url}/ (pid {state.pid}; log {webservice.log_file(client.settings)}"
+                   "; `legalsearch serve --stop` stops it)")
+        return
     from legalsearch.web import app as web
 
     click.echo(f"legalsearch service on http://{host}:{port} (OpenAPI: /openapi.json)", err=True)

@@ -235,6 +235,10 @@ class SearchRequest(BaseModel):
     embedding: Embedding = option(
         "python", "Where the question is embedded: in this process, or inside OpenSearch by the index's remote "
         "model ('engine': `neural` sub-queries, as the stored templates do; needs `legalsearch pipelines install`).")
+    highlight: bool = option(
+        False, "Mark the words of each hit that matched the question: OpenSearch `highlight` on the chunk text "
+        "(English or Italian analysis by the passage's language); `highlights` gives their offsets in `text`.",
+        cli="--highlight/--no-highlight")
     filters: Filters = Filters()
     fusion: FusionOptions = FusionOptions()
     routing: RoutingOptions = RoutingOptions()
@@ -275,7 +279,7 @@ class SearchRequest(BaseModel):
         return SearchRequest.model_validate({**self.flat(), "query": self.query, **options})
 
 
-TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding")
+TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding", "highlight")
 """The options that sit on the request itself, outside any group."""
 
 
@@ -365,6 +369,9 @@ class Hit(BaseModel):
         None, description="the engine's fused relevance score after the routing and current-text priors (min-max "
         "units in the default hybrid search, BM25 or k-NN scores in those modes); None for a passage that "
         "cross-reference or definition expansion added (via xref:... / definition:...), which was not retrieved")
+    highlights: list[tuple[int, int]] = Field(
+        [], description="with `highlight`: the [start, end) offsets in `text` of the words that matched the question "
+        "(OpenSearch highlight; function words left out); empty otherwise")
     rerank_score: float | None = Field(
         None, description="the reranker's own score, when one ran over this hit (the top rerank_depth); with "
         "rerank_weight below 1 the order follows the blend, so these need not descend; None otherwise")
@@ -390,7 +397,7 @@ CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
-        "rerank_score"}},
+        "rerank_score", "highlights"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }

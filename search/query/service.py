@@ -19,6 +19,7 @@ from legalsearch.errors import ConfigError, LegalSearchError, NodeError, Permiss
 from legalsearch.index import indices, refresh, walls
 from legalsearch.query import bodies, cite, expand, lexicon
 from legalsearch.query import context as ctx
+from legalsearch.query import highlight as highlighting
 from legalsearch.query.fusion import (
     FusionPipelines,
     normalization_pipeline_body,
@@ -40,6 +41,7 @@ from legalsearch.query.plan import (
     current_prior,
     effective_routing,
     focus_question,
+    function_words,
     merge_named,
     naming_words,
     needs_vector,
@@ -74,7 +76,7 @@ class SearchService:
         self.embedders = embedders
         # who each search runs for: settings.user (an end user verified by the security plugin)
         # or the store's own identity; it decides the ACL groups of every sub-query
-        self.authenticator = Authenticator(store, settings.user, settings.password)
+        self.authenticator = Authenticator(store, settings.user, settings.password, settings.token)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
@@ -423,6 +425,10 @@ class SearchService:
 
         fused_scores = {src["chunk_id"]: score for src, score in fused}
         hits = [_hit(rank, src, via, fused_scores, scores) for rank, (src, via) in enumerate(expansion.ordered, start=1)]
+        if req.highlight and hits:
+            t = time.perf_counter()
+            hits = self.highlight(plan, [src for src, _ in expansion.ordered], hits)
+            timings["highlight"] = _ms(t)
         if req.filters.as_of is None:
             notes += old_text_note(hits, today())
         timings["total"] = _ms(t_start)
@@ -440,6 +446,13 @@ class SearchService:
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
+
+    def highlight(self, plan: SearchPlan, sources: list[dict], hits: list[Hit]) -> list[Hit]:
+        """`hits` with the offsets of their words that matched the question (legalsearch.query.highlight),
+        read from the indices the search read."""
+        query = highlighting.highlight_query(plan.kinds, plan.body, plan.request.query)
+        found = highlighting.highlights(self.store, plan.index, sources, query, function_words())
+        return [h.model_copy(update={"highlights": found.get(h.chunk_id, [])}) for h in hits]
 
     def context_sources(self, req: SearchRequest, budget: int, *, attach: bool = True
                         ) -> tuple[SearchPlan, list[dict], dict[str, dict], dict[str, float]]:
