@@ -115,13 +115,20 @@ class Connection:
         return f"user {self.user!r}" if self.user else "an anonymous client"
 
 
+POOL_MAXSIZE = 32
+"""Connections kept open per node (the service's 16 workers and the CLI's own calls fit)."""
+
+
 def _client(conn: Connection, timeout: float) -> OpenSearch:
     # Several hosts: a request that cannot reach one node (refused, reset) is sent to the next.
     # A timeout is not retried: it means a frozen or overloaded node, and a retry would multiply
     # the wait (and the load) instead of failing within the configured timeout.
     hosts = conn.url.split(",")
+    # pool_maxsize: connections kept per node. urllib3's default keeps one, so concurrent searches over one
+    # Store (the search service shares one for every user) opened and threw away a TLS connection each
+    # (benchmarks/load.py --service counted 24-40 discarded over 25-44 searches at 8 clients)
     kwargs: dict[str, Any] = {"hosts": hosts, "timeout": timeout, "max_retries": max(2, len(hosts)),
-                              "retry_on_timeout": False}
+                              "retry_on_timeout": False, "pool_maxsize": POOL_MAXSIZE}
     if conn.user and conn.password is not None:
         kwargs["http_auth"] = (conn.user, conn.password)
     if conn.url.startswith("https"):
