@@ -154,5 +154,5 @@ def _open_the_page(client: Any, index: str, users: dict[str, str], echo: Callabl
     open {state.url}/  index {index}
     log in as demo-lawyer, password {users['demo-lawyer']}   (litigation-team: sees the privileged note)
            or demo-staff,  password {users['demo-staff']}   (no group: never sees it)
-    curl -u demo-lawyer:{users['demo-lawyer']} -d '{{"query": "liability cap", "index": "{index}", "k": 3}}' {state.url}/v1/search
+    curl -u 'demo-lawyer:{users['demo-lawyer']}' -d '{{"query": "liability cap", "index": "{index}", "k": 3}}' {state.url}/v1/search
     stop it with `legalsearch serve --stop` (`legalsearch node stop` stops everything)""")
