@@ -12,10 +12,10 @@ What it is, in full:
   schedules and annexes ("SCHEDULE 2", "Allegato B", "Exhibit A") start a unit in both cases.
   A heading counts only when what follows the label is the end of the line, punctuation, or a
   word that does not start in lower case ("Section 8.1 is satisfied" is a reference, not a
-  heading). A document with neither is cut into blank-line paragraphs (into its lines when it has
-  no blank line: the LegalBench privacy policies and NDAs). A unit of one short line that ends
-  without punctuation (a heading standing alone: "1. DEFINITIONS", "WHO WE ARE") joins the next
-  unit. The text before the first heading is one unit. No size limit: a unit is as long as the
+  heading), nor by a bracket ("Section 17(3)" cites a subsection). A document with neither is cut into blank-line paragraphs (into its lines when it has
+  no blank line: the LegalBench privacy policies and NDAs). A unit of at most three short lines
+  that ends without punctuation (a heading standing alone: "1. DEFINITIONS", "WHO WE ARE",
+  "SCHEDULE 2\nFEES") joins the next unit and gives it its label. The text before the first heading is one unit. No size limit: a unit is as long as the
   document's own article (the MAUD sections run to tens of thousands of characters).
 * **Tokens** (:func:`tokenize`): lower case, ``\\w+`` runs (Unicode), Snowball stems (nltk) in the
   unit's document language (English or Italian); no stop words, no synonyms. A question is
@@ -86,7 +86,10 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n\s*")
 
 
 def _is_heading(m: re.Match) -> bool:
-    """The label is followed by the end of the line, punctuation, or a word not in lower case."""
+    """The label is followed by the end of the line, punctuation, or a word not in lower case;
+    not by a bracket ("Section 17(3)" cites a subsection)."""
+    if m.group("after").startswith("("):
+        return False
     after = m.group("after").lstrip(" \t")
     return not after or not after[0].islower()
 
@@ -134,7 +137,9 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _lone_heading(text: str) -> bool:
-    return "\n" not in text and len(text) <= 80 and not re.search(r"[.;:!?)\]]$", text)
+    """A heading standing alone: at most three short lines, the last without closing punctuation."""
+    lines = text.split("\n")
+    return len(lines) <= 3 and all(len(line) <= 80 for line in lines) and not re.search(r"[.;:!?)\]]$", text)
 
 
 @dataclass(frozen=True)
