@@ -7,8 +7,10 @@ What it is, in full:
 * **Units** (:func:`split_units`): each document's text cut at its own headings by a few regular
   expressions of this module (NOT the structure parser, so that the floor does not share the
   parser's bugs). Article-level keyword headings at the start of a line ("Art. 7", "Articolo 3",
-  "ARTICLE IV", "Section 5.02", "Clause 9", "§ 4") when the document has at least two of them;
-  else numbered headings ("14.3 The Supplier ...", "5 Security of tenure", "1. DEFINITIONS");
+  "ARTICLE IV", "Section 5.02", "Clause 9", "§ 4"; also after two spaces inside a line, where a
+  text export ran the lines together) when the document has at least two of them, with the
+  dotted numbered headings under them ("6.1 Efforts ...") when there are two or more, but not
+  their plain numbered paragraphs (the commi "1. Il Fornitore ..."); else numbered headings ("14.3 The Supplier ...", "5 Security of tenure", "1. DEFINITIONS");
   schedules and annexes ("SCHEDULE 2", "Allegato B", "Exhibit A") start a unit in both cases.
   A heading counts only when what follows the label is the end of the line, punctuation, or a
   word that does not start in lower case ("Section 8.1 is satisfied" is a reference, not a
@@ -69,7 +71,7 @@ GOLD_CHUNKER, GOLD_MAX_CHARS = "structural", 1800
 # --------------------------------------------------------------------------- units
 
 _ARTICLE = re.compile(
-    r"^[ \t]*(?:ARTICOLO|Articolo|ARTICLE|Article|ART\.|Art\.|SECTION|Section|SEC\.|Sec\.|CLAUSE|Clause|§+)"
+    r"(?:^|(?<=[ \t]{2}))[ \t]*(?:ARTICOLO|Articolo|ARTICLE|Article|ART\.|Art\.|SECTION|Section|SEC\.|Sec\.|CLAUSE|Clause|§+)"
     r"[ \t]*([0-9]+[A-Za-z]{0,3}(?:[.\-][0-9]+[A-Za-z]?)*|[IVXLC]+)\b\.?(?P<after>[^\n]{0,40})",
     re.MULTILINE,
 )
@@ -106,10 +108,13 @@ def _starts(text: str) -> tuple[list[tuple[int, str]], str]:
     """(offset, label) of each unit start and the kind of split ('headings' or 'paragraphs')."""
     articles = [(m.start(), m.group(1)) for m in _ARTICLE.finditer(text) if _is_heading(m)]
     schedules = [(m.start(), m.group(1)) for m in _SCHEDULE.finditer(text) if _is_heading(m)]
+    numbered = [(m.start(), m.group(1)) for m in _NUMBERED.finditer(text) if _numbered_heading(m)]
     if len(articles) >= 2:
-        starts = articles + schedules
+        # under article headings, numbered lines are their paragraphs ("1. Il Fornitore ...", the
+        # commi) unless they carry dotted numbers (MAUD's "ARTICLE VI" then "6.1 Efforts ...")
+        dotted = [(at, label) for at, label in numbered if "." in label]
+        starts = articles + schedules + (dotted if len(dotted) >= 2 else [])
     else:
-        numbered = [(m.start(), m.group(1)) for m in _NUMBERED.finditer(text) if _numbered_heading(m)]
         starts = (numbered if len(numbered) >= 2 else []) + schedules
     if starts:
         return sorted(set(starts)), "headings"
