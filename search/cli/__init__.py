@@ -999,14 +999,13 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 
     With --baseline bm25-units, the plain-BM25 floor is scored first, on the same questions and
     documents (the --scope), and floor.md puts every configuration beside it (P / R / DRM, R@2000
-    / 8000 chars, hit@1 / 5 / 10 and MRR; all, dev and held-out halves). See docs/evaluation.md.
+    / 8000 chars, hit@1 / 5 / 10 and MRR; all, dev and held-out halves). See docs/results.md, "The plain-BM25 floor".
 
     Example:
 
         legalsearch eval legalbench --data ../shared/data/legalbench-rag --config evaluation/configs/standard-rag.json
 
-        legalsearch eval legalbench --data ../shared/data/legalbench-rag --config evaluation/configs/default.json \\
-          --baseline bm25-units
+        legalsearch eval legalbench --data ../shared/data/legalbench-rag --baseline bm25-units --baseline-only
     """
     from legalsearch.evaluation.compare import split_results
     from legalsearch.evaluation.floor import floor_legalbench, legalbench_floor_table
@@ -1098,14 +1097,13 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
 
     With --baseline bm25-units (and --corpus, the documents), the plain-BM25 floor is scored first
     on the same questions, as_of and groups respected, and the p-values are each configuration's
-    against it; floor.json says how its units were cut. See docs/evaluation.md.
+    against it; floor.json says how its units were cut. See docs/results.md, "The plain-BM25 floor".
 
     Example:
 
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
 
-        legalsearch eval gold evaluation/gold/round3/round3-gold.jsonl --index r3 --config evaluation/configs/default.json \\
-          --baseline bm25-units --corpus evaluation/gold/round3/corpus
+        legalsearch eval gold evaluation/gold/round3/round3-gold.jsonl --index r3 --baseline bm25-units --corpus evaluation/gold/round3/corpus
     """
     from legalsearch.evaluation.compare import gold_configs, gold_matrix
     from legalsearch.evaluation.floor import floor_gold, load_corpus
