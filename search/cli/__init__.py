@@ -1097,7 +1097,8 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
 
     With --baseline bm25-units (and --corpus, the documents), the plain-BM25 floor is scored first
     on the same questions, as_of and groups respected, and the p-values are each configuration's
-    against it; floor.json says how its units were cut. See docs/results.md, "The plain-BM25 floor".
+    against it; floor.md sets them side by side (hit@1 / 5 / 10, MRR by language and class, the
+    slices where a configuration is below it marked) and floor.json says how its units were cut. See docs/results.md, "The plain-BM25 floor".
 
     Example:
 
@@ -1106,7 +1107,7 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
         legalsearch eval gold evaluation/gold/round3/round3-gold.jsonl --index r3 --baseline bm25-units --corpus evaluation/gold/round3/corpus
     """
     from legalsearch.evaluation.compare import gold_configs, gold_matrix
-    from legalsearch.evaluation.floor import floor_gold, load_corpus
+    from legalsearch.evaluation.floor import floor_gold, gold_floor_markdown, load_corpus
     from legalsearch.evaluation.gold import compare_gold, load_gold, split_gold
     from legalsearch.evaluation.report import gold_class_table_markdown, gold_table_markdown
     from legalsearch.evaluation.runner import load_config
@@ -1141,6 +1142,8 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
     out_dir.mkdir(parents=True, exist_ok=True)
     if baseline:
         (out_dir / "floor.json").write_text(json.dumps(floor_info, indent=2) + "\n")
+        (out_dir / "floor.md").write_text(f"# {gold_file.name} beside the plain-BM25 floor (split {split})\n\n"
+                                          + gold_floor_markdown(scores, baseline))
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
     significance = compare_gold(scores, test=stat_test)
     if significance:

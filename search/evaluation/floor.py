@@ -561,3 +561,40 @@ def legalbench_floor_table(rows_by_name: Mapping[str, Sequence[Mapping[str, Any]
             cells += [_pct(hits.get(m)) for m in ("hit@1", "hit@5", "hit@10", "mrr")]
             lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _slice_figures(rows: Sequence[Mapping[str, Any]]) -> tuple[float, float, float, float]:
+    """hit@1 / hit@5 / hit@10 / MRR of scored per-item rows of `score_gold` (by first_rank)."""
+    ranks = [r["first_rank"] for r in rows]
+    return (fmean(1.0 if r == 1 else 0.0 for r in ranks), fmean(1.0 if r and r <= 5 else 0.0 for r in ranks),
+            fmean(1.0 if r and r <= 10 else 0.0 for r in ranks), fmean(1.0 / r if r else 0.0 for r in ranks))
+
+
+def gold_floor_markdown(scores: Mapping[str, Mapping[str, Any]], floor: str = FLOOR_NAME) -> str:
+    """Markdown: hit@1 / 5 / 10 / MRR (%) of the floor and of every configuration, over all scored
+    items, by language, query type and failure class; "**below**" marks a slice where a configuration is
+    under the floor on hit@5, hit@10 or MRR."""
+    if floor not in scores:
+        return ""
+    per = {name: {r["id"]: r for r in s.get("per_item", ()) if r.get("scored")} for name, s in scores.items()}
+    base = per[floor]
+    slices: list[tuple[str, list[str]]] = [("all", list(base))]
+    for key, label in (("language", "language"), ("type", "type"), ("class", "class")):
+        values = sorted({r[key] for r in base.values() if r.get(key)})
+        slices += [(f"{label} {v}", [i for i, r in base.items() if r.get(key) == v]) for v in values]
+    names = [n for n in scores if n != floor]
+    header = ["slice", "n", f"{floor} h@1 / h@5 / h@10 / MRR"] + [f"{n} h@1 / h@5 / h@10 / MRR" for n in names]
+    lines = ["| " + " | ".join(header) + " |", "|---|---:|" + "---|" * (len(header) - 2)]
+    for label, ids in slices:
+        f = _slice_figures([base[i] for i in ids])
+        cells = [label, str(len(ids)), " / ".join(f"{100 * x:.1f}" for x in f)]
+        for name in names:
+            rows = [per[name][i] for i in ids if i in per[name]]
+            if len(rows) != len(ids):
+                cells.append("–")
+                continue
+            c = _slice_figures(rows)
+            below = any(c[j] < f[j] - 1e-9 for j in (1, 2, 3))
+            cells.append(" / ".join(f"{100 * x:.1f}" for x in c) + (" **below**" if below else ""))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

@@ -269,3 +269,18 @@ def test_floor_retriever_on_legalbench_queries_and_its_table():
     assert hit_figures(rows)["hit@1"] == 1.0
     table = legalbench_floor_table({"bm25-units": rows}, queries)
     assert "| bm25-units | all (2) |" in table and "100.00" in table
+
+
+def test_gold_floor_table_marks_the_slices_below_the_floor():
+    def row(i, rank, cls, lang="en"):
+        return {"id": i, "scored": True, "first_rank": rank, "class": cls, "language": lang, "type": "conceptual"}
+
+    scores = {"bm25-units": {"per_item": [row("a", 1, "x"), row("b", 2, "y")]},
+              "default": {"per_item": [row("a", 3, "x"), row("b", 1, "y")]}}
+    from legalsearch.evaluation.floor import gold_floor_markdown
+
+    lines = {line.split(" | ")[0].lstrip("| "): line for line in gold_floor_markdown(scores).splitlines()}
+    assert "100.0 / 100.0 / 100.0 / 100.0 |" in lines["class x"] and "0.0 / 100.0 / 100.0 / 33.3 **below**" in lines["class x"]
+    assert "**below**" not in lines["class y"]
+    assert "**below**" in lines["all"]  # MRR 75.0 against 66.7
+    assert gold_floor_markdown({"default": scores["default"]}) == ""
