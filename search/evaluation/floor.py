@@ -51,7 +51,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import cache
 from math import log
 from pathlib import Path
 from statistics import fmean, median
@@ -198,7 +198,7 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 _STEMMER_LANGUAGES = {"en": "english", "it": "italian"}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stemmer(language: str):
     from nltk.stem.snowball import SnowballStemmer
 
