@@ -284,3 +284,58 @@ def test_gold_floor_table_marks_the_slices_below_the_floor():
     assert "**below**" not in lines["class y"]
     assert "**below**" in lines["all"]  # MRR 75.0 against 66.7
     assert gold_floor_markdown({"default": scores["default"]}) == ""
+
+
+# --------------------------------------------------------------------------- the CLI, floor alone (no node)
+
+
+def _corpus(tmp_path):
+    import json
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "widget-act.txt").write_text(STATUTE, encoding="utf-8")
+    (corpus / "widget-act.meta.json").write_text(json.dumps(
+        {"doc_id": "widget-act", "title": "Widget Act 2020", "doc_type": "statute", "language": "en",
+         "public": True}), encoding="utf-8")
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "q1", "query": "Who may sell a widget?", "type": "conceptual",
+                                "language": "en", "expected": [{"doc_id": "widget-act", "section": "3"}]}) + "\n")
+    return corpus, gold
+
+
+def test_eval_gold_baseline_only_scores_the_floor_without_a_node(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+    from legalsearch import cli
+
+    corpus, gold = _corpus(tmp_path)
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli.main, ["eval", "gold", str(gold), "--baseline", "bm25-units", "--baseline-only",
+                                           "--corpus", str(corpus), "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    scores = json.loads((out / "gold.json").read_text())
+    assert list(scores) == ["bm25-units"]
+    assert scores["bm25-units"]["per_item"][0]["first_rank"] is not None
+    info = json.loads((out / "floor.json").read_text())
+    assert info["documents"] == 1 and info["not_located"] == [] and info["not_loaded"] == []
+    assert "| all | 1 |" in (out / "floor.md").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--baseline", "bm25-units"], "--corpus"),
+    (["--baseline-only"], "needs --baseline"),
+    (["--baseline", "bm25-units", "--baseline-only", "--corpus", "CORPUS", "--config", "CONFIG"], "drop --config"),
+])
+def test_eval_gold_baseline_usage_errors(tmp_path, args, message):
+    from click.testing import CliRunner
+    from legalsearch import cli
+
+    corpus, gold = _corpus(tmp_path)
+    config = tmp_path / "c.json"
+    config.write_text("{}")
+    args = [str(corpus) if a == "CORPUS" else str(config) if a == "CONFIG" else a for a in args]
+    result = CliRunner().invoke(cli.main, ["eval", "gold", str(gold), *args, "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and message in result.output
+    assert not (tmp_path / "o").exists()  # nothing half-written
