@@ -339,3 +339,36 @@ def test_eval_gold_baseline_usage_errors(tmp_path, args, message):
     result = CliRunner().invoke(cli.main, ["eval", "gold", str(gold), *args, "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and message in result.output
     assert not (tmp_path / "o").exists()  # nothing half-written
+
+
+def test_eval_legalbench_baseline_only_writes_the_floor_table_without_a_node(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+    from legalsearch import cli
+
+    data = tmp_path / "lb"
+    (data / "corpus" / "cuad").mkdir(parents=True)
+    (data / "benchmarks").mkdir()
+    texts = {"a.txt": "1. TERM\nThe term is five years.\n2. FEES\nFees are due monthly.\n",
+             "b.txt": "1. TERM\nThe term is one year.\n2. LAW\nEnglish law governs.\n"}
+    for name, text in texts.items():
+        (data / "corpus" / "cuad" / name).write_text(text, encoding="utf-8")
+    a = texts["a.txt"]
+    start = a.index("Fees are")
+    b = texts["b.txt"]
+    law = b.index("English law")
+    tests = [{"query": "When are fees due?", "snippets": [
+        {"file_path": "cuad/a.txt", "span": [start, len(a) - 1], "answer": a[start:len(a) - 1]}]},
+        {"query": "Which law governs?", "snippets": [
+            {"file_path": "cuad/b.txt", "span": [law, len(b) - 1], "answer": b[law:len(b) - 1]}]}]
+    (data / "benchmarks" / "cuad.json").write_text(json.dumps({"tests": tests}), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli.main, ["eval", "legalbench", "--data", str(data), "--baseline", "bm25-units",
+                                           "--baseline-only", "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    results = json.loads((out / "results.json").read_text())
+    assert list(results) == ["bm25-units"] and results["bm25-units"]["average"]["recall@1"] == 1.0
+    table = (out / "floor.md").read_text()
+    assert "| bm25-units | all (2) |" in table and "| bm25-units | held-out (1) |" in table
+    assert json.loads((out / "indices.json").read_text())["bm25-units"]["units"] == 4
