@@ -191,6 +191,40 @@ def apply_current_prior(ranked: list[tuple[dict, float]], current: tuple[str, fl
     return _resorted(ranked, lambda src: -weight if not_in_force(src, today) else 0.0)
 
 
+# ----------------------------------------------------------------- what documents are about
+
+MAX_SUBJECT_DOCS = 300
+"""The subject list of routing (`SearchService.subject_ranking`) reads every document's profile
+the caller may see in one request and compares them in Python: up to this many documents (a
+larger registry is ranked without it)."""
+
+
+def subject_text(source: dict) -> str:
+    """What a document is about, as the subject list embeds it: its title, its type and its
+    profile (the type's names in both languages, the headings of its units, its purpose; see
+    search.summarize.profile). The document vector of the registry embeds the title, parties and
+    summary, which name a document ("Mutual NDA - Acme / Globex") but rarely say what it covers:
+    "Can my child sign up for the app?" reads nothing of a privacy notice's "Children" section
+    there, nor "deposit rules before a section 21 notice" of a Housing Act's "Tenancy deposit
+    requirements"."""
+    parts = [source.get("title") or "", (source.get("doc_type") or "").replace("_", " "), source.get("profile") or ""]
+    return "\n".join(p for p in parts if p)
+
+
+def fuse_subjects(ranked: list[tuple[str, float]], subjects: list[str], size: int, rank_constant: int
+                  ) -> list[str]:
+    """Routing's documents (doc_key, its rank-fusion score, best first) with the subject list
+    (doc_keys, best first) fused in as one more list of the same reciprocal rank fusion:
+    1 / (rank_constant + rank) added to each document's score; the best `size`. A document only
+    the subject list ranks takes that share alone; ties keep routing's order."""
+    score = {key: s for key, s in ranked}
+    order = {key: i for i, (key, _) in enumerate(ranked)}
+    for i, key in enumerate(subjects):
+        score[key] = score.get(key, 0.0) + 1.0 / (rank_constant + i + 1)
+        order.setdefault(key, len(order))
+    return sorted(score, key=lambda k: (-score[k], order[k]))[:size]
+
+
 # ----------------------------------------------------------------- documents the question names
 
 MAX_NAMING_WORDS = 40

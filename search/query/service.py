@@ -13,8 +13,9 @@ import sys
 import time
 from datetime import date
 
+import numpy as np
 from legalsearch.config import Settings
-from legalsearch.embed import Embedders, EmbeddingCache
+from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
 from legalsearch.query import bodies, cite, expand, lexicon
@@ -32,6 +33,7 @@ from legalsearch.query.log import RetrievalLog
 from legalsearch.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchRequest, SearchResponse
 from legalsearch.query.plan import (
     MAX_QUERY_REFS,
+    MAX_SUBJECT_DOCS,
     SearchPlan,
     apply_current_prior,
     apply_routing_prior,
@@ -40,12 +42,14 @@ from legalsearch.query.plan import (
     current_prior,
     effective_routing,
     focus_question,
+    fuse_subjects,
     merge_named,
     naming_words,
     needs_vector,
     not_in_force,
     question_words,
     routing_prior,
+    subject_text,
     written_like_names,
 )
 from legalsearch.query.rerank import Rerankers, rerank
@@ -81,6 +85,7 @@ class SearchService:
         self._walls: dict[tuple[str, str], tuple[list[walls.Wall], float]] = {}
         self._rerankers: Rerankers | None = None
         self._languages: dict[str, tuple[list[str], float]] = {}
+        self._subjects: dict[tuple[str, str], object] = {}  # (embedder cache key, subject text) -> vector
 
     def target(self, index: str) -> tuple[str, str, dict]:
         """(chunks index, docs index, meta) of the generation behind `index`'s aliases, looked up
@@ -198,6 +203,13 @@ class SearchService:
             elif routing == "boost":
                 boost = routed
             # "prior": nothing restricted, the routing prior re-ranks the fused list (run)
+        if routing == "off" and req.routing.mode == "auto" and req.routing.cited and refs and not routed \
+                and routing_prior(req, "prior", ("",)):  # the prior is its only effect
+            t = time.perf_counter()
+            routed = tuple(self.cited_route(req, vector, filters, model_id, text, chunks_index, docs_index, refs))
+            timings["routing"] = timings.get("routing", 0.0) + _ms(t)
+            if routed:
+                routing = "prior"
 
         prior = routing_prior(req, routing, routed)
         focused = None
@@ -255,13 +267,73 @@ class SearchService:
                                          normalization_pipeline_body("min_max", weights))
         else:
             name = self.pipelines.ensure(rrf_pipeline_name(req.fusion.rank_constant), rrf_pipeline_body(req.fusion.rank_constant))
+        words, named = [], []
+        if req.routing.names != "off":
+            words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
+            if named and req.routing.names == "only":  # the named documents alone: no ranking to run
+                return merge_named(named, [], req.routing.docs, "only"), words
+        # what the documents are about, one more list of the rank fusion (not under min-max weights)
+        subjects = [] if req.experimental.routing_weights else self.subject_ranking(req, vector, filters, docs_index,
+                                                                                      size)
+        if subjects:
+            body["size"] = 2 * size  # a document just outside routing's top may come in by its subject
         result = self.store.search(docs_index, body, pipeline=name)
         routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
+        if subjects:
+            routed = fuse_subjects([(h["_source"]["doc_key"], h["_score"]) for h in result["hits"]["hits"]],
+                                   subjects, size, req.fusion.rank_constant)
         if req.routing.names == "off":
-            return routed, []
-        words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
+            return routed[:size], []
         return merge_named(named, routed, size if not named else req.routing.docs, req.routing.names), \
             words if named else []
+
+    def cited_route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None, text: str,
+                    chunks_index: str, docs_index: str, refs) -> list[str]:
+        """For a question that cites a section of its own document and names none ("Which deposit
+        rules must a landlord have complied with before serving a section 21 notice?"): the
+        documents that carry a cited label, in routing's order of subject (title, parties, summary,
+        profile; `route` without names), for the routing prior. Every document is still searched
+        (the label decides where to look, `effective_routing`), but a "21. Notices" of three NDAs
+        no longer outranks the statute's section 21 when the question's subject is the statute's.
+        Documents routing does not rank, or that carry none of the labels, get no prior."""
+        labels = [r.label for r in refs if not r.external]
+        if not labels:
+            return []
+        body = {"size": 0, "query": {"bool": {"filter": [*bodies.filter_clauses(filters),
+                                                         {"terms": {"section": labels}}]}},
+                "aggs": {"docs": {"terms": {"field": "doc_key", "size": 100}}}}
+        carrying = {b["key"] for b in self.store.search(chunks_index, body)["aggregations"]["docs"]["buckets"]}
+        if not carrying:
+            return []
+        ranked, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
+                               vector, filters, model_id, text, docs_index, refs)
+        return [key for key in ranked if key in carrying][:1]
+
+    def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int) -> list[str]:
+        """The documents the caller may see, best first by what they are about (plan.subject_text:
+        title, type, profile) against the question's vector; `size` of them. One request for the
+        profiles; each profile is embedded once per process (and cached on disk across processes).
+        Empty when off, when the engine embeds the question (no vector here), or when the registry
+        holds more than MAX_SUBJECT_DOCS documents for these filters."""
+        if not req.routing.subjects or vector is None:
+            return []
+        hits = self.store.search(docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type",
+                                                                                       "profile"],
+                                              "query": {"bool": {"filter": bodies.filter_clauses(filters)}}})
+        hits = hits["hits"]["hits"]
+        if not hits or len(hits) > MAX_SUBJECT_DOCS:
+            return []
+        embedder = self.embedders.for_query(self.target(req.index)[2])
+        texts = [subject_text(h["_source"]) for h in hits]
+        missing = list(dict.fromkeys(t for t in texts if (embedder.cache_key, t) not in self._subjects))
+        if missing:
+            cache = EmbeddingCache(self.settings.cache_dir / "embeddings.sqlite")
+            for text, row in zip(missing, embed_with_cache(embedder, missing, cache), strict=True):
+                self._subjects[(embedder.cache_key, text)] = row
+        q = np.asarray(vector, dtype=np.float32)
+        scores = [float(np.dot(q, self._subjects[(embedder.cache_key, t)])) for t in texts]
+        order = sorted(range(len(hits)), key=lambda i: -scores[i])
+        return [hits[i]["_source"]["doc_key"] for i in order[:size]]
 
     def doc_languages(self, docs_index: str) -> list[str]:
         """The languages of the documents in a registry, most documents first (at most

@@ -188,3 +188,27 @@ def test_text_not_in_force_ranks_below_todays_when_no_day_is_asked():
     assert current_prior(SearchRequest(query="q", index="i", current_prior=0), today) is None
     assert current_prior(SearchRequest(query="q", index="i", fusion="rrf"), today) is None
     assert apply_current_prior(ranked, None) == ranked
+
+
+# ----------------------------------------------------------------- what documents are about
+
+def test_subject_text_holds_title_type_and_profile():
+    from legalsearch.query.plan import subject_text
+
+    text = subject_text({"title": "Informativa VellaFlow", "doc_type": "privacy_policy",
+                         "profile": "privacy policy privacy notice informativa privacy\nMinori; Cookie"})
+    assert text.splitlines() == ["Informativa VellaFlow", "privacy policy",
+                                 "privacy policy privacy notice informativa privacy", "Minori; Cookie"]
+    assert subject_text({"title": "Act"}) == "Act"  # no profile (an index built before profiles): the title
+
+
+def test_fuse_subjects_is_one_more_list_of_the_rank_fusion():
+    from legalsearch.query.plan import fuse_subjects
+
+    routed = [("nda", 1 / 61 + 1 / 61), ("msa", 1 / 62 + 1 / 62), ("policy", 1 / 63)]
+    # the subject list's first place lifts the policy above the MSA, not above the NDA both lists rank first-ish
+    assert fuse_subjects(routed, ["policy", "nda"], 3, 60) == ["nda", "policy", "msa"]
+    # a document only the subject list ranks comes in with that share alone, behind those both rank
+    assert fuse_subjects(routed, ["act"], 4, 60) == ["nda", "msa", "act", "policy"]
+    assert fuse_subjects(routed, [], 2, 60) == ["nda", "msa"]  # no subject list: routing's order
+    assert fuse_subjects([("a", 0.5), ("b", 0.5)], [], 2, 60) == ["a", "b"]  # ties keep routing's order
