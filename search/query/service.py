@@ -39,10 +39,10 @@ from legalsearch.query.plan import (
     apply_routing_prior,
     bm25_text,
     candidate_size,
+    cited_prior_docs,
     current_prior,
     effective_routing,
     focus_question,
-    fuse_subjects,
     merge_named,
     naming_words,
     needs_vector,
@@ -50,6 +50,7 @@ from legalsearch.query.plan import (
     question_words,
     routing_prior,
     subject_text,
+    with_subject,
     written_like_names,
 )
 from legalsearch.query.rerank import Rerankers, rerank
@@ -272,42 +273,38 @@ class SearchService:
             words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
             if named and req.routing.names == "only":  # the named documents alone: no ranking to run
                 return merge_named(named, [], req.routing.docs, "only"), words
-        # what the documents are about, one more list of the rank fusion (not under min-max weights)
-        subjects = [] if req.experimental.routing_weights else self.subject_ranking(req, vector, filters, docs_index,
-                                                                                      size)
-        if subjects:
-            body["size"] = 2 * size  # a document just outside routing's top may come in by its subject
         result = self.store.search(docs_index, body, pipeline=name)
-        routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
-        if subjects:
-            routed = fuse_subjects([(h["_source"]["doc_key"], h["_score"]) for h in result["hits"]["hits"]],
-                                   subjects, size, req.fusion.rank_constant)
+        # and the document the question's subject points to, one place more when routing left it out
+        routed = with_subject([h["_source"]["doc_key"] for h in result["hits"]["hits"]],
+                              self.subject_ranking(req, vector, filters, docs_index, 1))
         if req.routing.names == "off":
-            return routed[:size], []
-        return merge_named(named, routed, size if not named else req.routing.docs, req.routing.names), \
+            return routed, []
+        return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
             words if named else []
 
     def cited_route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None, text: str,
                     chunks_index: str, docs_index: str, refs) -> list[str]:
         """For a question that cites a section of its own document and names none ("Which deposit
         rules must a landlord have complied with before serving a section 21 notice?"): the
-        documents that carry a cited label, in routing's order of subject (title, parties, summary,
-        profile; `route` without names), for the routing prior. Every document is still searched
-        (the label decides where to look, `effective_routing`), but a "21. Notices" of three NDAs
-        no longer outranks the statute's section 21 when the question's subject is the statute's.
-        Documents routing does not rank, or that carry none of the labels, get no prior."""
+        document, of those that carry a cited label, whose subject the question asks about, for the
+        routing prior (`plan.cited_prior_docs`: routing's ranking, names off, decides between kinds
+        of document, never between documents of one kind). Every document is still searched (the
+        label decides where to look, `effective_routing`), but "21. Notices" of three NDAs no longer
+        outranks the statute's section 21 when the question's subject is the statute's."""
         labels = [r.label for r in refs if not r.external]
         if not labels:
             return []
         body = {"size": 0, "query": {"bool": {"filter": [*bodies.filter_clauses(filters),
                                                          {"terms": {"section": labels}}]}},
-                "aggs": {"docs": {"terms": {"field": "doc_key", "size": 100}}}}
-        carrying = {b["key"] for b in self.store.search(chunks_index, body)["aggregations"]["docs"]["buckets"]}
+                "aggs": {"docs": {"terms": {"field": "doc_key", "size": 200},
+                                  "aggs": {"type": {"terms": {"field": "doc_type", "size": 1}}}}}}
+        buckets = self.store.search(chunks_index, body)["aggregations"]["docs"]["buckets"]
+        carrying = {b["key"]: (b["type"]["buckets"][0]["key"] if b["type"]["buckets"] else "") for b in buckets}
         if not carrying:
             return []
         ranked, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
                                vector, filters, model_id, text, docs_index, refs)
-        return [key for key in ranked if key in carrying][:1]
+        return cited_prior_docs(ranked, carrying)
 
     def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int) -> list[str]:
         """The documents the caller may see, best first by what they are about (plan.subject_text:

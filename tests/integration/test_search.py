@@ -190,10 +190,13 @@ def test_a_cited_section_of_no_named_document_prefers_the_document_of_the_questi
     q = "Which deposit rules must a landlord have complied with before serving a section 21 notice?"
     on = service.plan(SearchRequest(query=q, index=index))
     assert on.routing == "prior" and on.prior == 0.5 and not on.filters.doc_keys
-    assert [key.split(":")[0] for key in on.routed] == ["housing-act-1988"]
+    assert on.routed and {key.split(":")[0] for key in on.routed} == {"housing-act-1988"}
     off = service.plan(SearchRequest(query=q, index=index, routing_cited=False))
     assert off.routing == "off" and off.routed == () and off.prior == 0.0
     assert ask(service, index, q, expand_xrefs=False).hits[0].doc_id == "housing-act-1988"
+    # two look-alike Italian contracts carry "art. 5": the prior does not choose between them
+    alike = service.plan(SearchRequest(query="art. 5 recesso: cosa succede alle penali già maturate?", index=index))
+    assert alike.routing == "off" and alike.routed == ()
     # a label no document carries gives no prior (and nothing restricted)
     none = service.plan(SearchRequest(query="What does clause 77.9 of the contract say about landlords?", index=index))
     assert none.routing == "off" and none.routed == ()

@@ -202,13 +202,26 @@ def test_subject_text_holds_title_type_and_profile():
     assert subject_text({"title": "Act"}) == "Act"  # no profile (an index built before profiles): the title
 
 
-def test_fuse_subjects_is_one_more_list_of_the_rank_fusion():
-    from legalsearch.query.plan import fuse_subjects
+def test_the_subject_document_is_searched_in_one_more_place_never_taken_from_routing():
+    from legalsearch.query.plan import with_subject
 
-    routed = [("nda", 1 / 61 + 1 / 61), ("msa", 1 / 62 + 1 / 62), ("policy", 1 / 63)]
-    # the subject list's first place lifts the policy above the MSA, not above the NDA both lists rank first-ish
-    assert fuse_subjects(routed, ["policy", "nda"], 3, 60) == ["nda", "policy", "msa"]
-    # a document only the subject list ranks comes in with that share alone, behind those both rank
-    assert fuse_subjects(routed, ["act"], 4, 60) == ["nda", "msa", "act", "policy"]
-    assert fuse_subjects(routed, [], 2, 60) == ["nda", "msa"]  # no subject list: routing's order
-    assert fuse_subjects([("a", 0.5), ("b", 0.5)], [], 2, 60) == ["a", "b"]  # ties keep routing's order
+    routed = ["nda-a:1", "nda-b:1", "msa:1"]
+    assert with_subject(routed, ["policy:1", "nda-a:1"]) == ["nda-a:1", "nda-b:1", "msa:1", "policy:1"]
+    assert with_subject(routed, ["msa:1", "policy:1"]) == routed  # already routed: nothing moves
+    assert with_subject(routed, []) == routed  # no subject list (engine-side embedding, a large registry)
+    assert with_subject([], ["policy:1"]) == ["policy:1"]
+
+
+def test_a_cited_label_gets_the_prior_only_to_choose_between_kinds_of_document():
+    from legalsearch.query.plan import cited_prior_docs
+
+    carrying = {"act:2019": "statute", "act:2026": "statute", "nda-a:1": "nda", "nda-b:1": "nda", "msa:1": "contract"}
+    # the statute is the only one of its kind: it gets the prior, with its other version after it
+    assert cited_prior_docs(["act:2026", "nda-a:1", "act:2019"], carrying) == ["act:2026", "act:2019"]
+    assert cited_prior_docs(["msa:1", "lease:1"], carrying) == ["msa:1"]
+    # routing's first document does not carry the label: the question is about it, citing another's section
+    assert cited_prior_docs(["note:1", "msa:1"], carrying) == []
+    # two NDAs carry the label: routing's subject ranking does not choose between look-alikes
+    assert cited_prior_docs(["nda-b:1", "act:2026"], carrying) == []
+    assert cited_prior_docs(["lease:1"], carrying) == []
+    assert cited_prior_docs([], carrying) == []
