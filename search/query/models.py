@@ -149,6 +149,15 @@ class RoutingOptions(Options):
         "title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA with Kestrel'; never "
         "'Does' or 'our'): the only ones routed ('only'), routed before the others ('first'), or not looked "
         "for ('off').", flat="routing_names")
+    subjects: bool = option(
+        True, "Also search the document whose subject the question asks about: the question's vector against "
+        "each document's title, type and outline (its profile; embedded once per process and cached); the best "
+        "takes one more routing place, last, when routing left it out. In a registry of at most 300 documents.",
+        flat="routing_subjects")
+    cited: bool = option(
+        True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
+        "document that carries the label and matches the question's subject best (routing's ranking) gets the "
+        "routing prior when it is the only one of its kind that carries it; every document is still searched.", flat="routing_cited")
     focus_named: bool = option(
         True, "When the question names one document ('Consider Seeed's NDA; does it allow copies?'), search "
         "inside it without the clause that names it ('does it allow copies?').", flat="focus_named")
