@@ -20,11 +20,16 @@ from pathlib import Path
 
 from legalsearch.config import Settings
 from legalsearch.embed import Embedders, index_build
+from legalsearch.embed.spec import is_spec, parse
 from legalsearch.errors import ConfigError, IngestError
 from legalsearch.index import generations, indices, refresh, walls
 from legalsearch.ingest.options import IngestOptions
 from legalsearch.ingest.run import file_sources, ingest
 from legalsearch.store import Store
+
+MODEL_RECORD = ("embedder_spec", "embedder_kind", "model_fingerprint", "normalized", "spec_version",
+                "model_source_sha256", "model_sha256", "onnxruntime")
+"""What an embedder's `describe` records: dropped with the old model when the embedder changes."""
 
 REBUILD_FIELDS = ("chunker", "chunk_size", "summarizer", "embedder", "embed_parts")
 
@@ -40,6 +45,9 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     old = (indices.require(store, name, "chunks"), indices.require(store, name, "docs"))
     refresh.recover(store, old[0])  # what a killed ingest left unrefreshed is copied too
     meta = indices.concrete_meta(store, old[0])
+    changes = dict(changes or {})
+    if changes.get("embedder") and is_spec(changes["embedder"]):  # compared with the recorded (canonical) one
+        changes["embedder"] = parse(changes["embedder"]).canonical
     options = _options(name, meta, changes or {}, shards, replicas)
     rebuild = bool(paths or manifest) or any(
         (changes or {}).get(f) is not None and _recorded(meta, f) != _as_meta(changes[f]) for f in REBUILD_FIELDS)
@@ -50,7 +58,7 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     limit = options.chunk_limit(model.max_tokens)
     # the engine-side models (`pipelines install`, key "engine") embed with the old build: dropped
     # when the build changes, so that `--embedding engine` asks for a new install instead
-    dropped = {"writers"} | ({"engine"} if index_build(meta) != model.build else set())
+    dropped = {"writers"} | ({"engine", *MODEL_RECORD} if index_build(meta) != model.build else set())
     new_meta = {k: v for k, v in meta.items() if k not in dropped} | model.describe() | {
         "embedder": model.name, "model": getattr(model, "model_id", model.name), "dim": model.dim,
         "max_tokens": model.max_tokens, "chunker": options.chunker, "chunk_limit": limit,
