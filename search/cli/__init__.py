@@ -900,7 +900,7 @@ def models_test(client, spec: str, n: int, as_json: bool) -> None:
     batch), a paraphrase nearest its own clause.
     Exit status 1 when a check fails.
 
-    Examples:
+    Example:
 
         legalsearch models test st:/models/my-model
         MY_KEY=... legalsearch models test 'openai:http://127.0.0.1:7997/v1?model=minilm&key_env=MY_KEY'

@@ -35,11 +35,11 @@ records as its `embedder_build`: an index refuses to be extended or queried with
 
 from __future__ import annotations
 
-import os
 import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from legalsearch.config import named_secret
 from legalsearch.errors import ConfigError
 
 LOCAL_KINDS = ("st", "hf", "onnx")
@@ -107,7 +107,7 @@ class Spec:
         """The API key: from `key_env` (an environment variable) or `key_file`; None when neither is given."""
         if "key_env" in self.params:
             name = self.params["key_env"]
-            value = os.environ.get(name)
+            value = named_secret(name)
             if not value:
                 raise ConfigError(f"{self.label}: the environment variable {name} (key_env) is not set or empty")
             return value.strip()
