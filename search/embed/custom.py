@@ -48,8 +48,9 @@ class SpecEmbedder:
 
     def __init__(self, spec: Spec):
         self.spec = spec
-        self.name = spec.canonical           # recorded as the index's `embedder`
-        self.build = spec.canonical          # recorded as `embedder_build`
+        self.name = spec.identity            # recorded as the index's `embedder`
+        self.build = spec.identity           # recorded as `embedder_build`: the model, compared
+        self.spec_text = spec.canonical      # recorded as `embedder_spec`: how it was reached too
         self.model_id = spec.label
         self.query_prefix = spec.get("query_prefix", "")
         self.passage_prefix = spec.get("passage_prefix", "")
@@ -61,7 +62,7 @@ class SpecEmbedder:
         return f"{self.build}#{self.fingerprint[:16]}" if self.fingerprint else self.build
 
     def describe(self) -> dict:
-        record = {"embedder_build": self.build, "embedder_spec": self.build, "embedder_kind": self.spec.kind,
+        record = {"embedder_build": self.build, "embedder_spec": self.spec_text, "embedder_kind": self.spec.kind,
                   "model": self.model_id, "normalized": self.normalized, "spec_version": SPEC_VERSION}
         if self.fingerprint:
             record["model_fingerprint"] = self.fingerprint

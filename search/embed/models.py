@@ -184,7 +184,7 @@ def build_for(name: str) -> str:
     """The build `name` makes for a new index: a named embedder's, or a specification's canonical
     form (search.embed.spec: st:DIR, hf:DIR, onnx:DIR, openai:URL?model=..., cohere:URL?model=...)."""
     if specs.is_spec(name):
-        return specs.parse(name).canonical
+        return specs.parse(name).identity
     if name not in EMBEDDERS:
         raise ConfigError(f"unknown embedder {specs.redact(name)!r}; choose one of: {', '.join(EMBEDDERS)}, or a "
                           "specification (st:DIR, hf:DIR, onnx:DIR, openai:URL?model=NAME, cohere:URL?model=NAME; "
@@ -264,8 +264,12 @@ class Embedders:
     def for_index(self, meta: dict) -> Embedder:
         """The embedder that made an index's vectors (queries must use it)."""
         build = index_build(meta)
-        model = self.load(build)
-        return check_recorded(model, meta) if specs.is_spec(build) else model
+        if not specs.is_spec(build):
+            return self.load(build)
+        # the whole recorded specification (its key_env, timeout, ...) when it is the same model
+        recorded = meta.get("embedder_spec")
+        text = recorded if recorded and specs.parse(recorded).identity == build else build
+        return check_recorded(self.load(text), meta)
 
     def for_query(self, meta: dict) -> Embedder:
         """What embeds questions for an index: the build this process holds loaded; else the
@@ -301,6 +305,8 @@ class Embedders:
                     f"the index holds vectors of {build} and --embedder makes {wanted}: vectors of two models "
                     f"cannot share an index. Ingest with --embedder '{build}' (or auto), or move the index to "
                     f"the new model: {reindex_hint(meta, wanted)}")
+            if specs.is_spec(name):  # the same model, reached as this run says (key, timeout, ...)
+                return check_recorded(self.load(specs.parse(name).canonical), meta)
             return self.for_index(meta)
         model = build.split("/")[0]
         if build == wanted or name == model:

@@ -9,7 +9,7 @@
   {"embeddings": [...]} (v1).
 
 Texts go in batches of `batch` (default 64), `concurrency` requests at a time (default 2). A 429, a
-5xx, a refused connection or a timeout (`timeout`, default 30 s) is retried up to `retries` times
+5xx, a refused connection or a timeout (`timeout`, default 60 s: a CPU server under load is slow) is retried up to `retries` times
 (default 5) with exponential backoff (0.5 s, 1 s, 2 s, ... at most 20 s; a Retry-After header is
 honoured up to 60 s); any other answer, or a batch still failing after its retries, raises one
 EmbedError naming the endpoint and its message. Every answer is checked: one vector per input,
@@ -111,7 +111,7 @@ class RemoteEmbedder(SpecEmbedder):
         self.batch_size = spec.integer("batch", self.default_batch)
         self.concurrency = spec.integer("concurrency", 2)
         self.retries = int(spec.get("retries", 5))
-        self.timeout = spec.real("timeout", 30.0)
+        self.timeout = spec.real("timeout", 60.0)
         self.max_tokens = spec.integer("max_tokens", 512)
         self._key = spec.api_key()
         self._dim: int | None = spec.integer("dims", 0) or None

@@ -24,13 +24,15 @@ Parameters (all optional unless said):
   an OpenAI endpoint when `send_dims=1`), `key_env` (the environment variable holding the API
   key) or `key_file` (a file holding it), `concurrency` (requests in flight, default 2), `retries`
   (default 5, with exponential backoff on 429 / 5xx / connection errors, honouring Retry-After),
-  `timeout` (seconds per request, default 30), `input_type` (1: send OpenAI-style
+  `timeout` (seconds per request, default 60), `input_type` (1: send OpenAI-style
   `input_type` query / passage, for providers that read it; cohere always sends its own).
 
 No secret is ever part of a specification: `key=` is refused (use `key_env` or `key_file`), so the
 specification an index records, `legalsearch index info` shows and logs print holds none.
 The canonical form (kind, target without a trailing slash, parameters sorted) is what an index
-records as its `embedder_build`: an index refuses to be extended or queried with another one.
+records as its `embedder_spec`; without the OPERATIONAL parameters (key_env, key_file, batch,
+concurrency, retries, timeout) it is the model's identity, recorded as `embedder_build`: an index
+refuses to be extended or queried with another identity, and takes other operational values.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ PARAMS: dict[str, set[str]] = {
 RERANK_PARAMS = {"model", "key_env", "key_file", "retries", "timeout", "batch"}
 SECRET_PARAMS = {"key", "api_key", "apikey", "token", "password", "secret"}
 INT_PARAMS = {"max_tokens", "batch", "dims", "concurrency", "retries"}
+OPERATIONAL = {"key_env", "key_file", "concurrency", "retries", "timeout", "batch"}
+"""How to reach and pace the model, not which vectors it makes: left out of its identity (`Spec.identity`),
+so an index built with one timeout or key variable is extended and queried with another."""
 FLAG_PARAMS = {"normalize", "input_type", "send_dims"}
 
 
@@ -76,7 +81,17 @@ class Spec:
 
     @property
     def canonical(self) -> str:
-        query = urllib.parse.urlencode(sorted(self.params.items()), quote_via=urllib.parse.quote)
+        """The whole specification, parameters sorted (what an index records as `embedder_spec`)."""
+        return self._text(self.params)
+
+    @property
+    def identity(self) -> str:
+        """The model alone, without the OPERATIONAL parameters (what an index records as `embedder_build`
+        and compares: two specifications with one identity make the same vectors)."""
+        return self._text({k: v for k, v in self.params.items() if k not in OPERATIONAL})
+
+    def _text(self, params: dict[str, str]) -> str:
+        query = urllib.parse.urlencode(sorted(params.items()), quote_via=urllib.parse.quote)
         return f"{self.kind}:{self.target}" + (f"?{query}" if query else "")
 
     @property
@@ -163,8 +178,9 @@ def parse(text: str, *, rerank: bool = False) -> Spec:
     if unknown:
         raise ConfigError(f"{kind}: unknown parameter(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
     for key in INT_PARAMS & set(params):
-        if not params[key].isdigit() or int(params[key]) < 1:
-            raise ConfigError(f"{kind}: {key}={params[key]!r} must be a whole number >= 1")
+        least = 0 if key == "retries" else 1
+        if not params[key].isdigit() or int(params[key]) < least:
+            raise ConfigError(f"{kind}: {key}={params[key]!r} must be a whole number >= {least}")
     for key in {"timeout"} & set(params):
         try:
             if float(params[key]) <= 0:

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from legalsearch.config import Settings
-from legalsearch.embed import Embedders, index_build
+from legalsearch.embed import Embedders, build_for, index_build
 from legalsearch.embed.spec import is_spec, parse
 from legalsearch.errors import ConfigError, IngestError
 from legalsearch.index import generations, indices, refresh, walls
@@ -49,8 +49,9 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     if changes.get("embedder") and is_spec(changes["embedder"]):  # compared with the recorded (canonical) one
         changes["embedder"] = parse(changes["embedder"]).canonical
     options = _options(name, meta, changes or {}, shards, replicas)
-    rebuild = bool(paths or manifest) or any(
-        (changes or {}).get(f) is not None and _recorded(meta, f) != _as_meta(changes[f]) for f in REBUILD_FIELDS)
+    rebuild = bool(paths or manifest) or _embedder_changes(meta, changes.get("embedder")) or any(
+        changes.get(f) is not None and _recorded(meta, f) != _as_meta(changes[f]) for f in REBUILD_FIELDS
+        if f != "embedder")
     try:  # the index's own build while the embedder stays; another embedder makes new vectors
         model = embedders.for_ingest(options.embedder, meta)
     except ConfigError:
@@ -105,6 +106,16 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     }
 
 
+def _embedder_changes(meta: dict, embedder: str | None) -> bool:
+    """Whether --embedder asks for other vectors: a specification by its model's identity (not its
+    timeout or key variable), a name as before (minilm / e5 name the model, whatever its runtime)."""
+    if not embedder:
+        return False
+    if is_spec(embedder) or is_spec(index_build(meta)):
+        return build_for(embedder) != index_build(meta)
+    return meta.get("embedder") != embedder
+
+
 def _recorded(meta: dict, field: str):
     return meta.get("chunk_limit") if field == "chunk_size" else meta.get(field)
 
@@ -116,7 +127,7 @@ def _as_meta(value):
 def _options(name: str, meta: dict, changes: dict, shards: int | None, replicas: int | None) -> IngestOptions:
     """The new generation's ingest options: what the live index was built with, plus `changes`."""
     recorded = {"chunker": meta.get("chunker"), "summarizer": meta.get("summarizer"),
-                "embedder": meta.get("embedder"), "embed_parts": tuple(meta.get("embed_parts") or ())}
+                "embedder": meta.get("embedder_spec") or meta.get("embedder"), "embed_parts": tuple(meta.get("embed_parts") or ())}
     base = {k: v for k, v in recorded.items() if v}
     wanted = {k: v for k, v in changes.items() if v is not None}
     unknown = set(wanted) - set(REBUILD_FIELDS) - {"public_if_no_acl"}

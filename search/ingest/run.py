@@ -88,7 +88,8 @@ def choose_embedder(name: str, existing: dict | None, sources: Sequence[Source])
         return name, "asked for"
     if existing is not None:
         build = index_build(existing)
-        model = build if is_spec(build) else build.split("/")[0]
+        # your own model: the whole recorded specification (its key_env, timeout, ...)
+        model = (existing.get("embedder_spec") or build) if is_spec(build) else build.split("/")[0]
         return model, f"the index's model ({model})"
     for source in sources:
         language = source.language()

@@ -191,13 +191,13 @@ def infinity(tmp_path_factory):
 
 
 def check_provider(spec_text, corpus, ingest_into, searcher, store, reference, embedders, torch_minilm):
-    canonical = specs.parse(spec_text).canonical
-    embedder = embedders.get(canonical)
+    parsed = specs.parse(spec_text)
+    embedder = embedders.get(parsed.canonical)
     cosine = agree(embedder, torch_minilm)
     name, report = ingest_into([corpus], spec_text)
     assert report.count("ingested") == len(DOCS), report.summary()["failures"]
     meta = indices.info(store, name)["meta"]
-    assert meta["embedder_build"] == canonical and meta["embedder_spec"] == canonical
+    assert meta["embedder_build"] == parsed.identity and meta["embedder_spec"] == parsed.canonical
     assert meta["dim"] == 384 and meta["normalized"] is True and meta["spec_version"] == specs.SPEC_VERSION
     assert top10(searcher, name) == reference[1]
     return name, cosine
@@ -207,7 +207,7 @@ def test_our_server_openai_route_gives_the_in_process_answers(own_server, corpus
                                                               reference, embedders, torch_minilm, monkeypatch):
     monkeypatch.setenv("LS_TEST_OWN_KEY", "not-checked-by-our-server")
     spec = (f"openai:{own_server}/v1?model=minilm-torch&dims=384&max_tokens=256&batch=16&concurrency=2&"
-            "key_env=LS_TEST_OWN_KEY")
+            "timeout=180&key_env=LS_TEST_OWN_KEY")
     name, _ = check_provider(spec, corpus, ingest_into, searcher, store, reference, embedders, torch_minilm)
     meta = json.dumps(indices.info(store, name)["meta"])
     assert "not-checked-by-our-server" not in meta  # the key never reaches the index
@@ -269,11 +269,11 @@ def test_a_model_folder_by_path_is_recorded_checked_and_moved(minilm_folder, cor
 def test_reindex_moves_an_index_to_a_specification(corpus, ingest_into, searcher, store, reference, embedders,
                                                    settings, own_server):
     name, _ = ingest_into([corpus], "minilm-torch")
-    spec = f"openai:{own_server}/v1/?model=minilm-torch&max_tokens=256"
+    spec = f"openai:{own_server}/v1/?model=minilm-torch&max_tokens=256&batch=16&timeout=180"
     result = reindex(store, settings, embedders, name, changes={"embedder": spec}, paths=[corpus])
     assert result["mode"] == "rebuild"
     meta = indices.info(store, name)["meta"]
-    assert meta["embedder_build"] == specs.parse(spec).canonical and meta["reindexed_from"].endswith("-v1")
+    assert meta["embedder_build"] == specs.parse(spec).identity and meta["reindexed_from"].endswith("-v1")
     assert top10(searcher, name) == reference[1]
 
 
@@ -290,7 +290,7 @@ def test_an_onnx_folder(tmp_path, corpus, ingest_into, searcher, store, embedder
     meta = indices.info(store, name)["meta"]
     assert meta["embedder_kind"] == "onnx" and meta["max_tokens"] == 256
     hits = searcher.search(SearchRequest(query=QUESTIONS[0], index=name, k=10, mode="knn")).hits
-    assert len(hits) == 10 and hits[0].doc_id.startswith("nda-")
+    assert len(hits) >= 10 and hits[0].doc_id.startswith("nda-")  # k, plus clauses the hits refer to
 
 
 # --------------------------------------------------------------------------- faults
@@ -361,7 +361,7 @@ def snapshot(store, name: str) -> tuple[int, int, list[str]]:
 
 def test_429_and_500_for_a_while_are_retried(faults, corpus, ingest_into):
     faults.plan = [429, 500, 503]
-    spec = f"openai:{faults.url}/v1?model=minilm-torch&retries=4&batch=512"
+    spec = f"openai:{faults.url}/v1?model=minilm-torch&retries=4&batch=512&timeout=180"
     name, report = ingest_into([corpus], spec)
     assert report.count("ingested") == len(DOCS)
     assert faults.requests >= 4  # three refusals, then the answers
@@ -380,14 +380,14 @@ def test_a_failing_endpoint_stops_the_ingest_and_leaves_the_index_unchanged(faul
     first.mkdir()
     for path in SAMPLES.glob(DOCS[0] + ".*"):
         shutil.copy(path, first / path.name)
-    spec = f"openai:{faults.url}/v1?model=minilm-torch&{spec_extra}"
-    name, report = ingest_into([first], spec)
+    model = f"openai:{faults.url}/v1?model=minilm-torch"
+    name, report = ingest_into([first], model + "&timeout=180")  # the same model, patient
     assert report.count("ingested") == 1
     before = snapshot(store, name)
     faults.always = fault
     requests = faults.requests
     with pytest.raises(EmbedError, match=message):
-        ingest_into([corpus], spec, name=name)
+        ingest_into([corpus], f"{model}&{spec_extra}", name=name)
     assert snapshot(store, name) == before  # no partial document, nothing of the batch written
     retries = int(spec_extra.split("retries=")[1].split("&")[0])
     if fault in (500, "sleep", 400):  # a 400 is not retried
@@ -399,7 +399,7 @@ def test_an_api_reranker_orders_by_the_providers_scores(own_server, reference, s
     spec = f"cohere:{own_server}/v1?model=minilm-torch"
     response = searcher.search(SearchRequest(query=QUESTIONS[0], index=name, k=10, mode="knn",
                                              rerank={"method": "cross-encoder", "model": spec, "depth": 10}))
-    hits = response.hits
+    hits = [h for h in response.hits if h.rerank_score is not None]  # not the clauses the hits refer to
     assert len(hits) == 10
     # the provider scores the cosine of MiniLM's question and passage vectors: the order it gives
     by_id = {h["_id"]: h["_source"] for h in store.scan(name, {"ids": {"values": [h.chunk_id for h in hits]}})}

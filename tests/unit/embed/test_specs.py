@@ -22,7 +22,9 @@ def test_canonical_form_sorts_parameters_and_drops_the_trailing_slash():
     assert parsed.kind == "openai" and parsed.target == "http://127.0.0.1:7997/v1"
     assert parsed.canonical == "openai:http://127.0.0.1:7997/v1?dims=384&key_env=MY_KEY&model=minilm"
     assert specs.parse(parsed.canonical) == parsed  # stable: what an index records parses back to itself
-    assert build_for(URL) == parsed.canonical
+    # the model's identity leaves out how it is reached: key variable, timeout, batch, retries
+    assert parsed.identity == "openai:http://127.0.0.1:7997/v1?dims=384&model=minilm"
+    assert build_for(URL) == parsed.identity == build_for(URL + "&timeout=5&retries=0&batch=8")
 
 
 def test_a_directory_is_resolved(tmp_path):
@@ -37,7 +39,8 @@ def test_a_directory_is_resolved(tmp_path):
     ("openai:http://user:pw@h/v1?model=m", "credentials in the URL"),
     ("openai:http://h/v1", "model=NAME is required"),
     ("openai:ftp://h?model=m", "not an http"),
-    ("openai:http://h?model=m&batch=0", "whole number"),
+    ("openai:http://h?model=m&batch=0", "whole number >= 1"),
+    ("openai:http://h?model=m&retries=-1", "whole number >= 0"),
     ("openai:http://h?model=m&timeout=-1", "seconds"),
     ("openai:http://h?model=m&colour=red", "unknown parameter"),
     ("openai:http://h?model=m&model=n", "given twice"),
@@ -90,11 +93,14 @@ class Recording(Embedders):
 
 def test_an_index_of_one_model_refuses_another_and_names_the_reindex_command(tmp_path):
     embedders = Recording(Settings(cache_dir=tmp_path))
-    meta = {"index": "contracts", "embedder_build": specs.parse(URL).canonical, "embedder": specs.parse(URL).canonical}
+    meta = {"index": "contracts", "embedder_build": specs.parse(URL).identity, "embedder": specs.parse(URL).identity}
     with pytest.raises(ConfigError, match="legalsearch index reindex --index contracts --embedder 'minilm/onnx"):
         embedders.for_ingest("minilm", meta)
     with pytest.raises(ConfigError, match="cannot share an index"):
         embedders.for_ingest("openai:http://127.0.0.1:7997/v1?model=other", meta)
+    # the same model with another timeout and key variable extends it (the whole spec is loaded)
+    other_knobs = "openai:http://127.0.0.1:7997/v1?model=minilm&dims=384&key_env=OTHER&timeout=5"
+    assert embedders.for_ingest(other_knobs, meta) == specs.parse(other_knobs).canonical
     named = {"index": "contracts", "embedder_build": "minilm/torch", "embedder": "minilm"}
     with pytest.raises(ConfigError, match="reindex --index contracts"):
         embedders.for_ingest(URL, named)
