@@ -258,7 +258,10 @@ class Embedders:
         self._lock = threading.Lock()
 
     def get(self, name: str) -> Embedder:
-        """The embedder called `name` (see EMBEDDERS), loaded on first use."""
+        """The embedder called `name` (see EMBEDDERS) or specified by it (the whole specification:
+        its key_env, timeout, ... too), loaded on first use."""
+        if specs.is_spec(name):
+            return self.load(specs.parse(name).canonical)
         return self.load(build_for(name))
 
     def for_index(self, meta: dict) -> Embedder:

