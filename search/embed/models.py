@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from legalsearch.config import Settings, prefer_passive_openmp
+from legalsearch.embed import spec as specs
 from legalsearch.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -180,10 +181,46 @@ LEGACY_BUILDS = {"minilm": MiniLMEmbedder.build, "e5": E5Embedder.build}
 
 
 def build_for(name: str) -> str:
-    """The build `name` makes for a new index."""
+    """The build `name` makes for a new index: a named embedder's, or a specification's canonical
+    form (search.embed.spec: st:DIR, hf:DIR, onnx:DIR, openai:URL?model=..., cohere:URL?model=...)."""
+    if specs.is_spec(name):
+        return specs.parse(name).identity
     if name not in EMBEDDERS:
-        raise ConfigError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+        raise ConfigError(f"unknown embedder {specs.redact(name)!r}; choose one of: {', '.join(EMBEDDERS)}, or a "
+                          "specification (st:DIR, hf:DIR, onnx:DIR, openai:URL?model=NAME, cohere:URL?model=NAME; "
+                          "docs/models.md)")
     return EMBEDDERS[name]()
+
+
+def check_name(name: str) -> str:
+    """`name` if it names an embedder (or is a valid specification); ConfigError otherwise."""
+    build_for(name)
+    return name
+
+
+def reindex_hint(meta: dict, new: str = "SPEC") -> str:
+    index = meta.get("index") or "NAME"
+    return f"legalsearch index reindex --index {index} --embedder '{new}'"
+
+
+def check_recorded(embedder: Embedder, meta: dict) -> Embedder:
+    """`embedder` if it still makes the vectors the index records (folder fingerprint, dimensions);
+    ConfigError naming the reindex command otherwise. An endpoint learns the recorded dimensions,
+    so that every answer is checked against them."""
+    recorded_dim = meta.get("dim")
+    if recorded_dim and hasattr(embedder, "expect_dim"):
+        embedder.expect_dim(int(recorded_dim))
+    elif recorded_dim and int(recorded_dim) != embedder.dim:
+        raise ConfigError(f"the index holds {recorded_dim}-dimension vectors but {embedder.build} makes "
+                          f"{embedder.dim}: {reindex_hint(meta)}")
+    recorded_fp, current_fp = meta.get("model_fingerprint"), getattr(embedder, "fingerprint", None)
+    if recorded_fp and current_fp and recorded_fp != current_fp:
+        raise ConfigError(
+            f"the model folder of {embedder.build} changed since the index was built (fingerprint "
+            f"{recorded_fp[:12]} recorded, {current_fp[:12]} now): its questions would not match the stored "
+            f"vectors. Restore the folder, or move the index to the new model: "
+            f"{reindex_hint(meta, embedder.build)}")
+    return embedder
 
 
 def index_build(meta: dict) -> str:
@@ -221,18 +258,29 @@ class Embedders:
         self._lock = threading.Lock()
 
     def get(self, name: str) -> Embedder:
-        """The embedder called `name` (see EMBEDDERS), loaded on first use."""
+        """The embedder called `name` (see EMBEDDERS) or specified by it (the whole specification:
+        its key_env, timeout, ... too), loaded on first use."""
+        if specs.is_spec(name):
+            return self.load(specs.parse(name).canonical)
         return self.load(build_for(name))
 
     def for_index(self, meta: dict) -> Embedder:
         """The embedder that made an index's vectors (queries must use it)."""
-        return self.load(index_build(meta))
+        build = index_build(meta)
+        if not specs.is_spec(build):
+            return self.load(build)
+        # the whole recorded specification (its key_env, timeout, ...) when it is the same model
+        recorded = meta.get("embedder_spec")
+        text = recorded if recorded and specs.parse(recorded).identity == build else build
+        return check_recorded(self.load(text), meta)
 
     def for_query(self, meta: dict) -> Embedder:
         """What embeds questions for an index: the build this process holds loaded; else the
         resident embedding server when it serves that exact build (search.embedserver.client: a fresh
         process then loads no model); else the build, loaded here."""
         build = index_build(meta)
+        if specs.is_spec(build):  # your own model: checked against what the index records
+            return self.for_index(meta)
         return self._served_build(build) or self.load(build)
 
     def _served_build(self, build: str) -> Embedder | None:
@@ -254,6 +302,15 @@ class Embedders:
         if meta is None:
             return self.get(name)
         build, wanted = index_build(meta), build_for(name)
+        if specs.is_spec(build) or specs.is_spec(name):
+            if build != wanted:
+                raise ConfigError(
+                    f"the index holds vectors of {build} and --embedder makes {wanted}: vectors of two models "
+                    f"cannot share an index. Ingest with --embedder '{build}' (or auto), or move the index to "
+                    f"the new model: {reindex_hint(meta, wanted)}")
+            if specs.is_spec(name):  # the same model, reached as this run says (key, timeout, ...)
+                return check_recorded(self.load(specs.parse(name).canonical), meta)
+            return self.for_index(meta)
         model = build.split("/")[0]
         if build == wanted or name == model:
             return self.load(build)
@@ -274,6 +331,8 @@ class Embedders:
             return self._loaded[build]
 
     def _make(self, build: str) -> Embedder:
+        if specs.is_spec(build):
+            return make_spec(specs.parse(build), threads=self.threads)
         if build == MiniLMEmbedder.build:
             return MiniLMEmbedder()
         if build == E5Embedder.build:
@@ -292,3 +351,18 @@ class Embedders:
             f"vectors of build {build!r} cannot be made by this version of legalsearch (it makes: "
             f"{', '.join(sorted({build_for(n) for n in EMBEDDERS}))}); re-ingest into a new index"
         )
+
+
+def make_spec(spec: specs.Spec, threads: int = 0) -> Embedder:
+    """The embedder of a parsed specification."""
+    if spec.kind in ("st", "hf"):
+        from legalsearch.embed.custom import SentenceTransformerDirEmbedder
+
+        return SentenceTransformerDirEmbedder(spec)
+    if spec.kind == "onnx":
+        from legalsearch.embed.custom import OnnxDirEmbedder
+
+        return OnnxDirEmbedder(spec, threads=threads)
+    from legalsearch.embed import remote
+
+    return remote.OpenAIEmbedder(spec) if spec.kind == "openai" else remote.CohereEmbedder(spec)

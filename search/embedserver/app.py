@@ -16,7 +16,17 @@ parameters (a `neural` query cannot say "this is a question"):
     <embedder>-passage   passages: e5 adds "passage: "; over the window -> embedded as ingestion does
                          (MiniLM truncates, e5 averages windows; header X-Over-Window-Inputs)
     <embedder>           either, chosen by "input_type" (MiniLM, symmetric, needs none)
-with <embedder> one of search.embed.EMBEDDERS (minilm, e5).
+with <embedder> one of search.embed.EMBEDDERS (minilm, e5), or a name given to your own model
+(`--model NAME=SPEC`, search.embed.spec: st:DIR, hf:DIR, onnx:DIR, openai:URL?model=..., ...).
+
+Two more shapes over the same models, for clients that speak them:
+    POST /v1/embed        Cohere-style {"model", "texts", "input_type": "search_document" |
+                          "search_query", "embedding_types"?} -> {"embeddings": {"float": [...]}}
+                          (or a plain list without embedding_types)
+    POST /v1/rerank       Cohere / Jina-style {"model", "query", "documents": [str | {"text"}],
+                          "top_n"?, "return_documents"?} -> {"results": [{"index",
+                          "relevance_score", "document"?}]}: the score is the cosine of the
+                          model's question and passage vectors (a bi-encoder, not a cross-encoder)
 
 Limits (413 naming the limit): request body bytes, inputs per request, characters per input.
 Batching: requests for one embedder and side that queue up while a batch is being embedded are
@@ -61,11 +71,13 @@ class ModelSpec:
     side: Side | None
 
 
-def served_models(embedders: tuple[str, ...]) -> dict[str, ModelSpec]:
-    """The names served for `embedders` (e.g. ("minilm", "e5"))."""
-    unknown = [e for e in embedders if e not in EMBEDDERS]
+def served_models(embedders: tuple[str, ...], custom: dict[str, str] | None = None) -> dict[str, ModelSpec]:
+    """The names served for `embedders` (e.g. ("minilm", "e5")); `custom` names your own models
+    ({name: specification}), which `embedders` then lists too."""
+    unknown = [e for e in embedders if e not in EMBEDDERS and e not in (custom or {})]
     if unknown:
-        raise ValueError(f"unknown embedder(s) {', '.join(unknown)}; choose from {', '.join(EMBEDDERS)}")
+        raise ValueError(f"unknown embedder(s) {', '.join(unknown)}; choose from {', '.join(EMBEDDERS)}, "
+                         "or name your own model with --model NAME=SPEC")
     specs: dict[str, ModelSpec] = {}
     for e in embedders:
         specs[f"{e}-query"] = ModelSpec(f"{e}-query", e, "query")
@@ -82,6 +94,8 @@ def encode(model: Embedder, texts: list[str], side: Side) -> np.ndarray:
 @dataclass
 class ServerConfig:
     embedders: tuple[str, ...] = ("minilm",)
+    # your own models: served name -> specification (search.embed.spec); each name is in `embedders`
+    custom: dict[str, str] = field(default_factory=dict)
     max_body_bytes: int = 2 * 1024 * 1024
     max_inputs: int = 256
     max_input_chars: int = 32_000
@@ -192,6 +206,25 @@ class EmbeddingsRequest(BaseModel):
     user: str | None = None
 
 
+class CohereEmbedRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    texts: list[str]
+    model: str
+    input_type: Literal["search_document", "search_query", "classification", "clustering"] = "search_document"
+    embedding_types: list[Literal["float"]] | None = None
+
+
+class RerankRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    model: str
+    query: str
+    documents: list[str | dict]
+    top_n: int | None = Field(None, ge=1)
+    return_documents: bool = False
+
+
 class ApiError(Exception):
     def __init__(self, status: int, message: str, type_: str = "invalid_request_error",
                  param: str | None = None, code: str | None = None):
@@ -234,9 +267,16 @@ class BodyLimit:
         await self.app(scope, limited_receive, send)
 
 
-def _side(spec: ModelSpec, input_type: Side | None) -> Side:
+def _symmetric(spec: ModelSpec, model: Embedder | None) -> bool:
+    """Whether questions and passages are embedded alike (no input_type needed)."""
+    if spec.embedder.startswith("minilm"):
+        return True
+    return model is not None and hasattr(model, "query_prefix") and model.query_prefix == model.passage_prefix
+
+
+def _side(spec: ModelSpec, input_type: Side | None, model: Embedder | None = None) -> Side:
     if spec.side is None:
-        if input_type is None and spec.embedder != "minilm":
+        if input_type is None and not _symmetric(spec, model):
             raise ApiError(400, f"model {spec.name!r} needs input_type 'query' or 'passage' "
                                 f"(or use {spec.embedder}-query / {spec.embedder}-passage)", param="input_type")
         return input_type or "passage"
@@ -284,9 +324,13 @@ def create_app(config: ServerConfig | None = None, embedders: Embedders | None =
     """The ASGI app. Models load in a background thread at start-up; /health says when they are
     ready. `embedders` (default: a new `Embedders`) lets a test share models already loaded."""
     config = config or ServerConfig()
-    specs = served_models(config.embedders)
+    specs = served_models(config.embedders, config.custom)
     embedders = embedders or Embedders()
-    load = loader or embedders.get
+    get = loader or embedders.get
+
+    def load(name: str) -> Embedder:
+        return get(config.custom.get(name, name))
+
     state: dict[str, Any] = {"models": {}, "batchers": {}, "error": None, "ready": threading.Event()}
     executors = {name: ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"embed-{name}")
                  for name in config.embedders}
@@ -363,19 +407,68 @@ def create_app(config: ServerConfig | None = None, embedders: Embedders | None =
     async def list_models():
         return {"object": "list", "data": [{"id": n, "object": "model", "owned_by": "legalsearch"} for n in specs]}
 
-    @app.post("/v1/embeddings")
-    async def embeddings(req: EmbeddingsRequest):
-        spec = specs.get(req.model)
+    def _spec(name: str) -> ModelSpec:
+        spec = specs.get(name)
         if spec is None:
-            raise ApiError(404, f"model {req.model!r} is not served here; served: {', '.join(specs)}",
+            raise ApiError(404, f"model {name!r} is not served here; served: {', '.join(specs)}",
                            param="model", code="model_not_found")
+        return spec
+
+    def _ready() -> None:
         if not state["ready"].is_set():
             raise ApiError(503, "the models are still loading; retry in a few seconds", "server_error", code="loading")
         if state["error"]:
             raise ApiError(503, f"loading the models failed: {state['error']}", "server_error", code="not_loaded")
-        side = _side(spec, req.input_type)
-        texts = _texts(req, config)
+
+    @app.post("/v1/embed")
+    async def cohere_embed(req: CohereEmbedRequest):
+        spec = _spec(req.model)
+        _ready()
         model: Embedder = state["models"][spec.embedder]
+        side: Side = "query" if req.input_type == "search_query" else "passage"
+        if spec.side is not None and spec.side != side:
+            raise ApiError(400, f"model {spec.name!r} embeds {spec.side} texts; input_type {req.input_type!r} "
+                                "contradicts it", param="input_type")
+        texts = _texts(EmbeddingsRequest(input=req.texts, model=req.model), config)
+        over, _ = _check_window(model, spec, texts, side, config)
+        vectors = await batcher(spec, side).encode(texts)
+        rows = [v.tolist() for v in vectors]
+        embeddings = {"float": rows} if req.embedding_types else rows
+        headers = {"X-Over-Window-Inputs": ",".join(map(str, over))} if over else None
+        return JSONResponse({"id": "legalsearch", "embeddings": embeddings, "texts": texts,
+                             "meta": {"api_version": {"version": "2"}}}, headers=headers)
+
+    @app.post("/v1/rerank")
+    async def rerank(req: RerankRequest):
+        spec = _spec(req.model)
+        _ready()
+        documents = [d if isinstance(d, str) else str(d.get("text") or "") for d in req.documents]
+        if not req.query.strip():
+            raise ApiError(400, "query is empty", param="query")
+        if not documents:
+            return {"results": [], "model": spec.name}
+        _texts(EmbeddingsRequest(input=documents, model=req.model), config)
+        _texts(EmbeddingsRequest(input=req.query, model=req.model), config)
+        question = (await batcher(spec, "query").encode([req.query]))[0]
+        passages = await batcher(spec, "passage").encode(documents)
+        scores = passages @ question
+        order = sorted(range(len(documents)), key=lambda i: (-float(scores[i]), i))[:req.top_n or len(documents)]
+        results = []
+        for i in order:
+            row: dict[str, Any] = {"index": i, "relevance_score": float(scores[i])}
+            if req.return_documents:
+                row["document"] = {"text": documents[i]}
+            results.append(row)
+        return {"results": results, "model": spec.name,
+                "usage": {"total_tokens": sum(len(d) // 4 for d in documents)}}
+
+    @app.post("/v1/embeddings")
+    async def embeddings(req: EmbeddingsRequest):
+        spec = _spec(req.model)
+        _ready()
+        model: Embedder = state["models"][spec.embedder]
+        side = _side(spec, req.input_type, model)
+        texts = _texts(req, config)
         if req.dimensions is not None and req.dimensions != model.dim:
             raise ApiError(400, f"model {spec.name!r} has {model.dim} dimensions; got dimensions={req.dimensions}",
                            param="dimensions")

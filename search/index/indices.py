@@ -85,6 +85,7 @@ def create(store: Store, name: str, model: Embedder, meta: dict | None = None, *
     if existing:
         return _same_embedder(store, name, existing, model)
     info = {
+        "index": name,  # the logical name, for the messages that name the reindex command
         "embedder": model.name,
         "model": getattr(model, "model_id", model.name),
         **model.describe(),  # embedder_build: exactly what makes the vectors (queries use the same)
@@ -107,8 +108,9 @@ def _same_embedder(store: Store, name: str, existing: dict, model: Embedder) -> 
     if existing.get("embedder") != model.name or index_build(existing) != model.build:
         raise ConfigError(
             f"index {name!r} was built with embedder {existing.get('embedder')!r} ({index_build(existing)}), "
-            f"not {model.name!r} ({model.build}); use --index with another name, or `legalsearch index delete "
-            f"{name}` first"
+            f"not {model.name!r} ({model.build}); use --index with another name, move the index to the new "
+            f"model with `legalsearch index reindex --index {name} --embedder '{model.build}'`, or "
+            f"`legalsearch index delete {name}` first"
         )
     upgrade_mappings(store, name, model.dim)
     return existing

@@ -8,6 +8,8 @@ import json
 
 from legalsearch.chunk import Chunker
 from legalsearch.embed import EMBEDDERS
+from legalsearch.embed.models import check_name
+from legalsearch.errors import ConfigError
 from legalsearch.index import records, schema
 from legalsearch.summarize import SUMMARIZERS
 from legalsearch.summarize.profile import PROFILE_VERSION
@@ -48,9 +50,15 @@ class IngestOptions(BaseModel):
     @field_validator("embedder")
     @classmethod
     def _embedder(cls, value: str) -> str:
-        if value != "auto" and value not in EMBEDDERS:
-            raise ValueError(f"unknown embedder {value!r}; choose one of: auto, {', '.join(EMBEDDERS)}")
-        return value
+        if value == "auto" or value in EMBEDDERS:
+            return value
+        try:  # a specification (st:DIR, onnx:DIR, openai:URL?model=..., ...): checked, kept canonical
+            check_name(value)
+        except ConfigError as e:
+            raise ValueError(str(e)) from None
+        from legalsearch.embed.spec import parse
+
+        return parse(value).canonical
 
     def chunk_limit(self, max_tokens: int) -> int:
         if self.chunk_size:

@@ -19,12 +19,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from legalsearch.config import Settings
-from legalsearch.embed import Embedders, index_build
+from legalsearch.embed import Embedders, build_for, index_build
+from legalsearch.embed.spec import is_spec, parse
 from legalsearch.errors import ConfigError, IngestError
 from legalsearch.index import generations, indices, refresh, walls
 from legalsearch.ingest.options import IngestOptions
 from legalsearch.ingest.run import file_sources, ingest
 from legalsearch.store import Store
+
+MODEL_RECORD = ("embedder_spec", "embedder_kind", "model_fingerprint", "normalized", "spec_version",
+                "model_source_sha256", "model_sha256", "onnxruntime")
+"""What an embedder's `describe` records: dropped with the old model when the embedder changes."""
 
 REBUILD_FIELDS = ("chunker", "chunk_size", "summarizer", "embedder", "embed_parts")
 
@@ -40,9 +45,13 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     old = (indices.require(store, name, "chunks"), indices.require(store, name, "docs"))
     refresh.recover(store, old[0])  # what a killed ingest left unrefreshed is copied too
     meta = indices.concrete_meta(store, old[0])
+    changes = dict(changes or {})
+    if changes.get("embedder") and is_spec(changes["embedder"]):  # compared with the recorded (canonical) one
+        changes["embedder"] = parse(changes["embedder"]).canonical
     options = _options(name, meta, changes or {}, shards, replicas)
-    rebuild = bool(paths or manifest) or any(
-        (changes or {}).get(f) is not None and _recorded(meta, f) != _as_meta(changes[f]) for f in REBUILD_FIELDS)
+    rebuild = bool(paths or manifest) or _embedder_changes(meta, changes.get("embedder")) or any(
+        changes.get(f) is not None and _recorded(meta, f) != _as_meta(changes[f]) for f in REBUILD_FIELDS
+        if f != "embedder")
     try:  # the index's own build while the embedder stays; another embedder makes new vectors
         model = embedders.for_ingest(options.embedder, meta)
     except ConfigError:
@@ -50,7 +59,7 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     limit = options.chunk_limit(model.max_tokens)
     # the engine-side models (`pipelines install`, key "engine") embed with the old build: dropped
     # when the build changes, so that `--embedding engine` asks for a new install instead
-    dropped = {"writers"} | ({"engine"} if index_build(meta) != model.build else set())
+    dropped = {"writers"} | ({"engine", *MODEL_RECORD} if index_build(meta) != model.build else set())
     new_meta = {k: v for k, v in meta.items() if k not in dropped} | model.describe() | {
         "embedder": model.name, "model": getattr(model, "model_id", model.name), "dim": model.dim,
         "max_tokens": model.max_tokens, "chunker": options.chunker, "chunk_limit": limit,
@@ -97,6 +106,16 @@ def reindex(store: Store, settings: Settings, embedders: Embedders, name: str, *
     }
 
 
+def _embedder_changes(meta: dict, embedder: str | None) -> bool:
+    """Whether --embedder asks for other vectors: a specification by its model's identity (not its
+    timeout or key variable), a name as before (minilm / e5 name the model, whatever its runtime)."""
+    if not embedder:
+        return False
+    if is_spec(embedder) or is_spec(index_build(meta)):
+        return build_for(embedder) != index_build(meta)
+    return meta.get("embedder") != embedder
+
+
 def _recorded(meta: dict, field: str):
     return meta.get("chunk_limit") if field == "chunk_size" else meta.get(field)
 
@@ -108,7 +127,7 @@ def _as_meta(value):
 def _options(name: str, meta: dict, changes: dict, shards: int | None, replicas: int | None) -> IngestOptions:
     """The new generation's ingest options: what the live index was built with, plus `changes`."""
     recorded = {"chunker": meta.get("chunker"), "summarizer": meta.get("summarizer"),
-                "embedder": meta.get("embedder"), "embed_parts": tuple(meta.get("embed_parts") or ())}
+                "embedder": meta.get("embedder_spec") or meta.get("embedder"), "embed_parts": tuple(meta.get("embed_parts") or ())}
     base = {k: v for k, v in recorded.items() if v}
     wanted = {k: v for k, v in changes.items() if v is not None}
     unknown = set(wanted) - set(REBUILD_FIELDS) - {"public_if_no_acl"}

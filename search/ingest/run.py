@@ -31,6 +31,7 @@ from legalsearch.config import Settings
 from legalsearch.documents.errors import DocumentError, MetadataError
 from legalsearch.documents.models import Chunk, Document, ParsedDocument
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
+from legalsearch.embed.spec import is_spec
 from legalsearch.errors import BulkError, ConfigError, LegalSearchError
 from legalsearch.index import bulk, indices, records, refresh, walls
 from legalsearch.index.writer import IndexWriter
@@ -86,7 +87,9 @@ def choose_embedder(name: str, existing: dict | None, sources: Sequence[Source])
     if name != "auto":
         return name, "asked for"
     if existing is not None:
-        model = index_build(existing).split("/")[0]
+        build = index_build(existing)
+        # your own model: the whole recorded specification (its key_env, timeout, ...)
+        model = (existing.get("embedder_spec") or build) if is_spec(build) else build.split("/")[0]
         return model, f"the index's model ({model})"
     for source in sources:
         language = source.language()

