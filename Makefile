@@ -16,7 +16,7 @@ export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 PYTEST_ARGS ?=
 
-.PHONY: help venv system-deps node models demo test test-cluster unit lint clean-venv
+.PHONY: help venv system-deps node models infinity demo test test-cluster unit lint clean-venv
 
 help:
 	@echo "make demo   set up everything, start a local node, ingest samples/corpus, run example queries"
@@ -64,8 +64,23 @@ models: venv
 demo: venv system-deps node models
 	$(BIN)/legalsearch demo
 
-test: venv system-deps node models lint
-	$(BIN)/python -m pytest -v $(PYTEST_ARGS)
+# infinity-emb, the third-party embedding server tests/integration/test_own_models.py ingests through: its
+# pins clash with ours (transformers < 5, sentence-transformers < 4), so it lives in a folder of its own,
+# cached under ~/.cache, loaded by that test's subprocess alone (docs/models.md)
+INFINITY_SITE ?= $(HOME)/.cache/legalsearch/infinity-0.0.78
+INFINITY_PINS := infinity-emb==0.0.78 prometheus-fastapi-instrumentator==8.1.0 prometheus-client==0.26.0 \
+  posthog==7.91.1 httptools==0.9.0 uvloop==0.23.0 transformers==4.57.1 huggingface_hub==0.36.0 \
+  sentence-transformers==3.4.1 tokenizers==0.22.1
+
+$(INFINITY_SITE)/.ready: | venv
+	@echo "==> infinity-emb (its own folder: $(INFINITY_SITE))"
+	$(BIN)/pip install -q --no-deps --target $(INFINITY_SITE) $(INFINITY_PINS)
+	touch $@
+
+infinity: $(INFINITY_SITE)/.ready
+
+test: venv system-deps node models infinity lint
+	LEGALSEARCH_INFINITY_PYTHONPATH=$(INFINITY_SITE) $(BIN)/python -m pytest -v $(PYTEST_ARGS)
 
 # The cluster tests start their own secured three-node cluster (tests/integration/cluster); `make test`
 # runs them too (PYTEST_ARGS='-m "not cluster"' leaves them out).
