@@ -32,6 +32,8 @@ RERANKERS: tuple[str, ...] = get_args(Rerank)
 BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
+DEFAULT_ABSTAIN = 0.35
+"""The default abstention threshold on `Hit.relevance` (measured in docs/results.md, abstention)."""
 PLACEMENTS: tuple[str, ...] = get_args(Placement)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
@@ -235,6 +237,10 @@ class SearchRequest(BaseModel):
     embedding: Embedding = option(
         "python", "Where the question is embedded: in this process, or inside OpenSearch by the index's remote "
         "model ('engine': `neural` sub-queries, as the stored templates do; needs `legalsearch pipelines install`).")
+    abstain: float = option(
+        DEFAULT_ABSTAIN, "not_found when no retrieved hit's relevance (the calibrated probability that it answers "
+        "the question) reaches this; the hits are still returned, and `context` adds nothing to the prompt. 0 "
+        "turns abstention off.", cli="--abstain", everyday=True, metavar="P", ge=0.0, le=1.0)
     filters: Filters = Filters()
     fusion: FusionOptions = FusionOptions()
     routing: RoutingOptions = RoutingOptions()
@@ -275,7 +281,7 @@ class SearchRequest(BaseModel):
         return SearchRequest.model_validate({**self.flat(), "query": self.query, **options})
 
 
-TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding")
+TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding", "abstain")
 """The options that sit on the request itself, outside any group."""
 
 
@@ -360,7 +366,7 @@ class Hit(BaseModel):
     clause_labels: list[str] = []
     score: float | None = Field(
         None, description="rerank_score when a reranker ran over the response (None for a hit below its "
-        "rerank_depth), else fused_score: an order within one response, not a calibrated confidence")
+        "rerank_depth), else fused_score: an order within one response, not a calibrated confidence (see relevance)")
     fused_score: float | None = Field(
         None, description="the engine's fused relevance score after the routing and current-text priors (min-max "
         "units in the default hybrid search, BM25 or k-NN scores in those modes); None for a passage that "
@@ -368,6 +374,13 @@ class Hit(BaseModel):
     rerank_score: float | None = Field(
         None, description="the reranker's own score, when one ran over this hit (the top rerank_depth); with "
         "rerank_weight below 1 the order follows the blend, so these need not descend; None otherwise")
+    relevance: float | None = Field(
+        None, description="a calibrated probability (0-1) that the passage answers the question, comparable across "
+        "questions and indices (legalsearch.query.relevance: the raw cosine to the question, the share of its "
+        "content terms the passage carries, a cited section; a logistic model per embedder); it changes no "
+        "order. None where it could not be computed (a warning says why)")
+    relevance_features: dict[str, float] = Field(
+        {}, description="the features relevance was computed from (not in the --json contract)")
 
 
 class SearchResponse(BaseModel):
@@ -390,7 +403,7 @@ CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
-        "rerank_score"}},
+        "rerank_score", "relevance"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }
