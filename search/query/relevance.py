@@ -115,7 +115,6 @@ class Calibration:
     version: int
     coef: dict[str, float]
     intercept: float
-    threshold: float | None = None
     fitted: dict = field(default_factory=dict, compare=False)
 
     def probability(self, features: Mapping[str, float]) -> float:
@@ -133,10 +132,8 @@ class Calibration:
             unknown = set(coef) - set(FEATURES)
             if unknown:
                 raise ConfigError(f"{where}: unknown features {sorted(unknown)}; known: {', '.join(FEATURES)}")
-            threshold = data.get("threshold")
             return cls(embedder=str(data["embedder"]), version=int(data["version"]), coef=coef,
-                       intercept=float(data["intercept"]),
-                       threshold=None if threshold is None else float(threshold), fitted=dict(data.get("fitted") or {}))
+                       intercept=float(data["intercept"]), fitted=dict(data.get("fitted") or {}))
         except (KeyError, TypeError, ValueError) as e:
             raise ConfigError(f"{where}: not a relevance calibration ({type(e).__name__}: {e}); it needs "
                               "embedder, version, coef, intercept") from e
@@ -186,7 +183,7 @@ def term_statistics(store, index: str, question: str, texts: Sequence[str]) -> t
     first = vectors(docs[0])
     n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
     terms = {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}
-    return terms, n, [set((vectors(d).get("terms") or {})) for d in docs[1:]]
+    return terms, n, [set(vectors(d).get("terms") or {}) for d in docs[1:]]
 
 
 def stored_vectors(store, index: str, chunk_ids: Sequence[str]) -> dict[str, list[float]]:
