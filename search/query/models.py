@@ -386,8 +386,11 @@ class Hit(BaseModel):
 class SearchResponse(BaseModel):
     query: str
     hits: list[Hit]
-    not_found: bool
-    not_found_reason: str | None = None
+    not_found: bool = Field(description="true when no passage passes the filters (no hits), or when no retrieved "
+                            "hit's relevance reaches the request's abstain threshold: nothing answers the question "
+                            "(the hits are kept, as the closest passages)")
+    not_found_reason: str | None = Field(None, description="why, e.g. 'no passage answers: best relevance 0.12 < "
+                                         "0.35'")
     identifiers: list[str] = []
     routed_docs: list[str] = []
     unfollowed_refs: list[dict] = []
