@@ -17,7 +17,8 @@ Questions are split into the deterministic dev / held-out halves of `eval gold -
 file); a logistic regression (scikit-learn, L2, C=--c) is fitted on the dev pairs, and the
 held-out pairs and questions report the Brier score, the reliability table and the abstention
 rates (off-topic flagged, answerable wrongly flagged) at each threshold. `--pairs FILE` keeps the
-pairs (JSONL) and `--reuse` fits again from them without searching.
+pairs (JSONL) and `--reuse` fits again from them without searching; `--from HITS=SET` adds the
+hits.jsonl of a `legalsearch eval abstain` run (the same rows, its questions searched once).
 """
 
 from __future__ import annotations
@@ -114,17 +115,28 @@ def main() -> None:
     parser.add_argument("--c", type=float, default=1.0, help="Inverse L2 strength of the logistic regression.")
     parser.add_argument("--pairs", type=Path, help="Keep the labelled pairs in this JSONL file.")
     parser.add_argument("--reuse", action="store_true", help="Fit from --pairs without searching.")
+    parser.add_argument("--from", dest="sources", action="append", default=[], metavar="HITS=SET",
+                        help="Also fit from the hits.jsonl an `legalsearch eval abstain` run wrote (its questions "
+                             "searched once), named SET (repeatable).")
     parser.add_argument("--out", type=Path, help="Write the calibration JSON here (default: print only).")
     parser.add_argument("--version", type=int, default=1, help="The calibration's version number.")
     args = parser.parse_args()
 
+    extra = []
+    for spec in args.sources:
+        path, sep, set_name = spec.partition("=")
+        if not sep or not Path(path).is_file():
+            parser.error(f"--from takes HITS=SET with an existing hits.jsonl, got {spec!r}")
+        extra += [{**json.loads(line), "set": set_name} for line in Path(path).read_text().splitlines() if line.strip()]
     if args.reuse:
         if not args.pairs or not args.pairs.is_file():
             parser.error("--reuse needs an existing --pairs file")
         rows = [json.loads(line) for line in args.pairs.read_text().splitlines() if line.strip()]
+    elif not args.gold:
+        if not extra:
+            parser.error("give at least one --gold FILE=INDEX or --from HITS=SET")
+        rows = []
     else:
-        if not args.gold:
-            parser.error("give at least one --gold FILE=INDEX")
         client = LegalSearch()
         rows = []
         sets = []
@@ -143,6 +155,7 @@ def main() -> None:
             args.pairs.parent.mkdir(parents=True, exist_ok=True)
             args.pairs.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
+    rows += extra
     from sklearn.linear_model import LogisticRegression
 
     dev = [r for r in rows if r["split"] == "dev"]

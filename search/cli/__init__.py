@@ -625,9 +625,9 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
     ran, else the fused one): an order within one response, not a calibrated confidence. Every hit
     also carries `relevance`, a calibrated probability (0-1) that it answers the question,
     comparable across questions. `not_found` is true when nothing passes the filters, or when no
-    retrieved hit's relevance reaches --abstain (the hits are still listed, as the closest
-    passages; --abstain 0 turns this off). Expansion passages (via xref:/definition:) were not
-    retrieved: no scores.
+    retrieved hit's relevance reaches the abstain threshold (the hits are still listed, as the
+    closest passages; `--abstain 0`, in --help-all, turns this off). Expansion passages
+    (via xref:/definition:) were not retrieved: no scores.
 
     Example:
 
@@ -1113,7 +1113,9 @@ def _floats(value: str) -> list[float]:
 @click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
               help="Score a deterministic half of the questions (the same halves as `eval gold --split`).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/abstain"),
-              show_default=True, help="Where abstain.json (rates, calibration, per question) and abstain.md go.")
+              show_default=True, help="Where abstain.json (rates, calibration, per question), abstain.md and hits.jsonl "
+                                      "(every retrieved hit: label, relevance, features; for benchmarks/fit_relevance.py "
+                                      "--from) go.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
@@ -1129,20 +1131,22 @@ def eval_abstain(client, gold_files, index, k, thresholds, overrides, split, out
 
         legalsearch eval abstain evaluation/gold/sample-gold.jsonl evaluation/gold/offtopic/offtopic-dev.jsonl --index legalsearch-demo
     """
-    from legalsearch.evaluation.abstain import evaluate, markdown
+    from legalsearch.evaluation.abstain import evaluate, hit_rows, markdown
     from legalsearch.evaluation.gold import GoldSetError, load_gold, split_gold
     from legalsearch.evaluation.harness import GoldServiceSearcher
     from legalsearch.evaluation.runner import run_gold
 
     name = index or client.settings.index
-    items, seen = [], {}
+    items, seen, dev = [], {}, set()
     for path in gold_files:
-        for item in load_gold(path):
+        loaded = load_gold(path)
+        dev.update(i.id for i in split_gold(loaded, "dev"))  # each file's own halves, as `eval gold --split`
+        for item in loaded:
             if item.id in seen:
                 raise GoldSetError(f"{path}: id {item.id!r} is also in {seen[item.id]}")
             seen[item.id] = path
-            items.append(item)
-    items = split_gold(items, split)
+            if split == "all" or (item.id in dev) == (split == "dev"):
+                items.append(item)
     levels = sorted({*_floats(thresholds), DEFAULT_ABSTAIN})
     base = {**_overrides(overrides), "abstain": 0, "expand_xrefs": False}
     results = run_gold(items, GoldServiceSearcher(client.service, name, base), k=k, progress=not quiet)
@@ -1150,6 +1154,7 @@ def eval_abstain(client, gold_files, index, k, thresholds, overrides, split, out
     report["index"], report["files"], report["split"] = name, [str(p) for p in gold_files], split
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "abstain.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
+    (out_dir / "hits.jsonl").write_text("".join(json.dumps(r) + "\n" for r in hit_rows(items, results, dev)))
     table = markdown(report, f"{', '.join(p.name for p in gold_files)} on {name} ({split}; default --abstain "
                              f"{DEFAULT_ABSTAIN:g})")
     (out_dir / "abstain.md").write_text(table)

@@ -88,6 +88,24 @@ def label_pairs(items: Sequence[GoldItem], results: Mapping[str, Sequence[Mappin
     return pairs
 
 
+def hit_rows(items: Sequence[GoldItem], results: Mapping[str, Sequence[Mapping[str, Any]]],
+             dev_ids: set[str] | frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """One row per retrieved hit of the answerable and off-topic items, for fitting a calibration
+    (benchmarks/fit_relevance.py --from): id, split (dev when the id is in `dev_ids`), whether the
+    item is off-topic, label, rank, relevance and the features it was computed from."""
+    rows = []
+    for item in items:
+        if kind(item) == "must-not-only":
+            continue
+        for hit in _retrieved(results.get(item.id, ())):
+            if hit.get("relevance_features"):
+                rows.append({"id": item.id, "split": "dev" if item.id in dev_ids else "held-out",
+                             "answerable": kind(item) == "answerable", "offtopic": kind(item) == "off-topic",
+                             "label": int(any(p.matches(hit) for p in item.expected)), "rank": hit.get("rank"),
+                             "relevance": hit.get("relevance"), "features": dict(hit["relevance_features"])})
+    return rows
+
+
 def brier(pairs: Sequence[tuple[float, int]]) -> float | None:
     """Mean squared difference between relevance and label (0 is perfect; always 0.5 scores 0.25)."""
     return fmean((p - y) ** 2 for p, y in pairs) if pairs else None

@@ -240,7 +240,7 @@ class SearchRequest(BaseModel):
     abstain: float = option(
         DEFAULT_ABSTAIN, "not_found when no retrieved hit's relevance (the calibrated probability that it answers "
         "the question) reaches this; the hits are still returned, and `context` adds nothing to the prompt. 0 "
-        "turns abstention off.", cli="--abstain", everyday=True, metavar="P", ge=0.0, le=1.0)
+        "turns abstention off.", cli="--abstain", metavar="P", ge=0.0, le=1.0)
     filters: Filters = Filters()
     fusion: FusionOptions = FusionOptions()
     routing: RoutingOptions = RoutingOptions()

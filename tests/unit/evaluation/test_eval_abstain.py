@@ -7,6 +7,7 @@ import json
 import pytest
 from legalsearch.evaluation import abstain
 from legalsearch.evaluation.gold import GoldItem, GoldSetError, load_gold, score_gold
+
 from tests.conftest import REPO
 
 OFFTOPIC = REPO / "evaluation" / "gold" / "offtopic" / "offtopic-dev.jsonl"

@@ -40,14 +40,6 @@ def test_absent_share_counts_terms_no_chunk_carries():
     assert relevance.absent_share(weights, {"tiramisu": 1, "recip": 2, "cap": 3}) == 0.0
 
 
-def test_cosine():
-    assert relevance.cosine([1.0, 0.0], [1.0, 0.0]) == pytest.approx(1.0)
-    assert relevance.cosine([1.0, 0.0], [0.0, 2.0]) == pytest.approx(0.0)
-    assert relevance.cosine([1.0, 1.0], [-1.0, -1.0]) == pytest.approx(-1.0)
-    assert relevance.cosine(None, [1.0]) == 0.0
-    assert relevance.cosine([1.0, 2.0], [1.0]) == 0.0  # a vector of another model: no cosine
-
-
 def test_cited_section_of_the_question_and_not_of_an_external_act():
     refs = parse_identifiers("What is the liability cap in clause 14.3?")
     assert relevance.cites({"section": "14.3"}, refs) == 1.0
