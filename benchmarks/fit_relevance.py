@@ -40,7 +40,9 @@ from legalsearch.scripts import (  # noqa: E402
     split_gold,
 )
 
-THRESHOLDS = (0.1, 0.2, 0.3, 0.35, 0.4, 0.5, 0.6)
+THRESHOLDS = abstain.DEFAULT_THRESHOLDS
+MAX_WRONGLY_FLAGGED = 0.05
+"""The suggested threshold: the largest that flags at most this share of the dev answerable questions."""
 
 
 def search_pairs(client, gold_path: Path, index: str, k: int, set_name: str, offtopic: bool = False) -> list[dict]:
@@ -112,7 +114,9 @@ def main() -> None:
                         help="A gold JSONL and the index holding its corpus (repeatable).")
     parser.add_argument("--offtopic", type=Path, help="Off-topic questions (answerable false), searched on every index.")
     parser.add_argument("-k", type=int, default=10, help="Hits per question (default 10).")
-    parser.add_argument("--c", type=float, default=1.0, help="Inverse L2 strength of the logistic regression.")
+    parser.add_argument("--c", type=float, default=100.0,
+                        help="Inverse L2 strength of the logistic regression (default 100: the cosines of one model "
+                             "span a few hundredths, so their coefficient is large, which a strong penalty shrinks).")
     parser.add_argument("--pairs", type=Path, help="Keep the labelled pairs in this JSONL file.")
     parser.add_argument("--reuse", action="store_true", help="Fit from --pairs without searching.")
     parser.add_argument("--from", dest="sources", action="append", default=[], metavar="HITS=SET",
@@ -160,6 +164,8 @@ def main() -> None:
 
     dev = [r for r in rows if r["split"] == "dev"]
     held = [r for r in rows if r["split"] == "held-out"]
+    if len({r["label"] for r in dev}) < 2:
+        sys.exit("the dev half has no expected passage among its hits, or nothing else: give more questions")
     x, y = matrix(dev)
     model = LogisticRegression(C=args.c, max_iter=1000).fit(x, y)
     calibration = relevance.Calibration(
@@ -170,8 +176,10 @@ def main() -> None:
     fitted = {"date": date.today().isoformat(), "sets": sorted({r["set"] for r in rows}), "c": args.c, "k": args.k,
               "dev": report("dev (fitted on)", dev, calibration.probability),
               "held_out": report("held-out", held, calibration.probability)}
-    for part in ("dev", "held_out"):
-        fitted[part].pop("reliability")
+    ok = [r["threshold"] for r in fitted["dev"]["rates"] if (r["answerable_flagged_share"] or 0) <= MAX_WRONGLY_FLAGGED]
+    fitted["suggested_threshold"] = max(ok) if ok else None
+    print(f"\nsuggested threshold (the largest flagging at most {MAX_WRONGLY_FLAGGED:.0%} of the dev answerable "
+          f"questions): {fitted['suggested_threshold']}")
     if args.out:
         data = {"_comment": "Relevance calibration (legalsearch.query.relevance): relevance = sigmoid(intercept + "
                 "sum(coef * feature)). Fitted by benchmarks/fit_relevance.py; `fitted` records on what and the "

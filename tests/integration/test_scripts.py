@@ -8,7 +8,7 @@ checks that it exits 0 and prints the lines it says it prints; never a figure or
 - On the local node, a uuid-named index of the three sample NDAs (e5) and a gold file of three
   of their questions: load.py (2 clients, 8 searches), cluster_answers.py (the node against
   itself), query_latency.py (2 questions), dls_bool_quality.py (after `pipelines install`),
-  startup.py (one round); ingest_throughput.py (one privacy_qa document, kept) and
+  startup.py (one round), fit_relevance.py (those questions and four off-topic ones); ingest_throughput.py (one privacy_qa document, kept) and
   oracle_ranking.py on the index it kept.
 - `--help` plus a pure-function check only, since their smallest setting needs what a test
   cannot start: scale.py (an index grown to 10k-1M chunks: the copies' metadata, vectors and
@@ -69,7 +69,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 15, SCRIPTS
+    assert len(SCRIPTS) == 16, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -140,6 +140,24 @@ def test_load(nda_index, small_gold, node_env):
               env=node_env)
     assert re.search(r"8 searches, 2 clients, .* errors 0", out), out
     assert "p50 by mode:" in out
+
+
+def test_fit_relevance(nda_index, small_gold, node_env, tmp_path):
+    from legalsearch.query.relevance import FEATURES, Calibration
+
+    offtopic = tmp_path / "offtopic.jsonl"
+    rows = [line for line in (REPO / "evaluation" / "gold" / "offtopic" / "offtopic-dev.jsonl").read_text().splitlines()
+            if line.strip()][:4]
+    offtopic.write_text("\n".join(rows) + "\n")
+    out_file, pairs = tmp_path / "e5.json", tmp_path / "pairs.jsonl"
+    out = run("fit_relevance.py", "--embedder", "e5", "--gold", f"{small_gold}={nda_index}", "--offtopic",
+              str(offtopic), "--pairs", str(pairs), "--out", str(out_file), env=node_env)
+    assert "coefficients (e5):" in out and "## held-out:" in out and f"written: {out_file}" in out, out
+    data = json.loads(out_file.read_text())
+    assert data["features"] == list(FEATURES) and data["fitted"]["held_out"]["pairs"] > 0
+    Calibration.from_dict(data)  # loads as the search loads it
+    again = run("fit_relevance.py", "--embedder", "e5", "--pairs", str(pairs), "--reuse", env=node_env)
+    assert "coefficients (e5):" in again
 
 
 def test_cluster_answers_of_the_node_against_itself(nda_index, small_gold, node_env):
