@@ -14,7 +14,8 @@ retrieved hit is a labelled pair: its features (legalsearch.query.relevance.FEAT
 search computes them) and 1 when it is an expected passage, else 0. The off-topic file's
 questions (`"answerable": false`) are searched on every index given: all their hits are 0.
 Questions are split into the deterministic dev / held-out halves of `eval gold --split` (per
-file); a logistic regression (scikit-learn, L2, C=--c) is fitted on the dev pairs, and the
+file); a logistic regression (scikit-learn, L2, C=--c, an off-topic question's hits weighing
+--offtopic-weight) is fitted on the dev pairs, and the
 held-out pairs and questions report the Brier score, the reliability table and the abstention
 rates (off-topic flagged, answerable wrongly flagged) at each threshold. `--pairs FILE` keeps the
 pairs (JSONL) and `--reuse` fits again from them without searching; `--from HITS=SET` adds the
@@ -117,6 +118,10 @@ def main() -> None:
     parser.add_argument("--c", type=float, default=100.0,
                         help="Inverse L2 strength of the logistic regression (default 100: the cosines of one model "
                              "span a few hundredths, so their coefficient is large, which a strong penalty shrinks).")
+    parser.add_argument("--offtopic-weight", type=float, default=5.0,
+                        help="Sample weight of an off-topic question's hits (default 5: without it the fit serves "
+                             "the hits of answerable questions and flags fewer off-topic ones at the same share of "
+                             "answerable ones wrongly flagged; measured in docs/results.md).")
     parser.add_argument("--pairs", type=Path, help="Keep the labelled pairs in this JSONL file.")
     parser.add_argument("--reuse", action="store_true", help="Fit from --pairs without searching.")
     parser.add_argument("--from", dest="sources", action="append", default=[], metavar="HITS=SET",
@@ -167,13 +172,15 @@ def main() -> None:
     if len({r["label"] for r in dev}) < 2:
         sys.exit("the dev half has no expected passage among its hits, or nothing else: give more questions")
     x, y = matrix(dev)
-    model = LogisticRegression(C=args.c, max_iter=1000).fit(x, y)
+    weights = [args.offtopic_weight if r["offtopic"] else 1.0 for r in dev]
+    model = LogisticRegression(C=args.c, max_iter=2000).fit(x, y, sample_weight=weights)
     calibration = relevance.Calibration(
         embedder=args.embedder, version=args.version,
         coef={f: round(float(c), 5) for f, c in zip(relevance.FEATURES, model.coef_[0], strict=True)},
         intercept=round(float(model.intercept_[0]), 5))
     print(f"coefficients ({args.embedder}): {calibration.coef}, intercept {calibration.intercept}")
-    fitted = {"date": date.today().isoformat(), "sets": sorted({r["set"] for r in rows}), "c": args.c, "k": args.k,
+    fitted = {"date": date.today().isoformat(), "sets": sorted({r["set"] for r in rows}), "c": args.c,
+              "offtopic_weight": args.offtopic_weight, "k": args.k,
               "dev": report("dev (fitted on)", dev, calibration.probability),
               "held_out": report("held-out", held, calibration.probability)}
     ok = [r["threshold"] for r in fitted["dev"]["rates"] if (r["answerable_flagged_share"] or 0) <= MAX_WRONGLY_FLAGGED]

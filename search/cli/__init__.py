@@ -1106,7 +1106,7 @@ def _floats(value: str) -> list[float]:
 @click.argument("gold_files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @index_option
 @click.option("-k", "k", type=int, default=10, show_default=True, help="Hits per question (the search's k).")
-@click.option("--thresholds", default="0.02,0.03,0.04,0.05,0.06,0.08,0.1,0.2,0.35", show_default=True,
+@click.option("--thresholds", default="0.01,0.02,0.03,0.04,0.05,0.06,0.08,0.1,0.2,0.35", show_default=True,
               help="Abstention thresholds to report (comma-separated); the default --abstain is always added.")
 @click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
               help="A search setting for every question, e.g. --set rerank=e5 (repeatable).")

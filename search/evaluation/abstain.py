@@ -22,7 +22,7 @@ from typing import Any
 from legalsearch.evaluation.gold import GoldItem, item_class
 from legalsearch.query.relevance import abstains
 
-DEFAULT_THRESHOLDS: tuple[float, ...] = (0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.2, 0.35)
+DEFAULT_THRESHOLDS: tuple[float, ...] = (0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.08, 0.1, 0.2, 0.35)
 RELIABILITY_BINS = 10
 
 

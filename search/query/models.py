@@ -32,7 +32,7 @@ RERANKERS: tuple[str, ...] = get_args(Rerank)
 BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
-DEFAULT_ABSTAIN = 0.35
+DEFAULT_ABSTAIN = 0.03
 """The default abstention threshold on `Hit.relevance` (measured in docs/results.md, abstention)."""
 PLACEMENTS: tuple[str, ...] = get_args(Placement)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
