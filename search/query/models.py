@@ -389,8 +389,8 @@ class SearchResponse(BaseModel):
     not_found: bool = Field(description="true when no passage passes the filters (no hits), or when no retrieved "
                             "hit's relevance reaches the request's abstain threshold: nothing answers the question "
                             "(the hits are kept, as the closest passages)")
-    not_found_reason: str | None = Field(None, description="why, e.g. 'no passage answers: best relevance 0.12 < "
-                                         "0.35'")
+    not_found_reason: str | None = Field(None, description="why, e.g. 'no passage answers: best relevance 0.01 < "
+                                         "0.03'")
     identifiers: list[str] = []
     routed_docs: list[str] = []
     unfollowed_refs: list[dict] = []
