@@ -32,8 +32,10 @@ RERANKERS: tuple[str, ...] = get_args(Rerank)
 BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
-DEFAULT_ABSTAIN = 0.03
-"""The default abstention threshold on `Hit.relevance` (measured in docs/results.md, abstention)."""
+DEFAULT_ABSTAIN = 0.02
+"""The default abstention threshold on `Hit.relevance` (docs/results.md, "Relevance and abstention":
+the lower of the two fits' suggestions, since a refused answerable question costs more than an
+off-topic one left unflagged)."""
 PLACEMENTS: tuple[str, ...] = get_args(Placement)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
@@ -389,8 +391,8 @@ class SearchResponse(BaseModel):
     not_found: bool = Field(description="true when no passage passes the filters (no hits), or when no retrieved "
                             "hit's relevance reaches the request's abstain threshold: nothing answers the question "
                             "(the hits are kept, as the closest passages)")
-    not_found_reason: str | None = Field(None, description="why, e.g. 'no passage answers: best relevance 0.01 < "
-                                         "0.03'")
+    not_found_reason: str | None = Field(None, description="why, e.g. 'no passage answers: best relevance 0.008 < "
+                                         "0.02'")
     identifiers: list[str] = []
     routed_docs: list[str] = []
     unfollowed_refs: list[dict] = []

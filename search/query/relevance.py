@@ -212,8 +212,8 @@ def features(store, index: str, question: str, vector: Sequence[float] | None, s
 
 
 def not_found_reason(best: float | None, threshold: float) -> str:
-    """Why a response abstains: 'no passage answers: best relevance 0.01 < 0.03'."""
-    shown = "none" if best is None else f"{best:.2f}"
+    """Why a response abstains: 'no passage answers: best relevance 0.008 < 0.02'."""
+    shown = "none" if best is None else f"{best:.3f}"
     return f"no passage answers: best relevance {shown} < {threshold:g}"
 
 

@@ -94,7 +94,7 @@ def test_abstains_only_when_no_known_relevance_reaches_the_threshold():
     assert relevance.abstains([0.1], 0) == (False, 0.1)  # 0 turns abstention off
     assert relevance.abstains([], 0.35) == (False, None)  # no hits: not_found says so already
     assert relevance.abstains([None, None], 0.35) == (False, None)  # not computed: no judgement
-    assert relevance.not_found_reason(0.123, 0.35) == "no passage answers: best relevance 0.12 < 0.35"
+    assert relevance.not_found_reason(0.0123, 0.02) == "no passage answers: best relevance 0.012 < 0.02"
 
 
 def test_abstain_is_a_request_option_with_bounds():
