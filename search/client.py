@@ -86,7 +86,8 @@ class LegalSearch:
         self.store = Store(self.settings)
         # searches for an end user run as the service account (a hybrid query cannot run under
         # document-level security on OpenSearch 2.19; docs/security.md)
-        self.search_store = Store(self.settings, identity="service") if self.settings.user else self.store
+        end_user = self.settings.user or self.settings.token
+        self.search_store = Store(self.settings, identity="service") if end_user else self.store
         self.embedders = Embedders(self.settings, query_server=_query_server(self.settings))
         self._service: SearchService | None = None
 
@@ -105,6 +106,25 @@ class LegalSearch:
         if self.search_store is not self.store:
             other.search_store = self.search_store  # the service connection is the same for every user
         return other
+
+    def as_bearer(self, token: str) -> LegalSearch:
+        """A client whose searches run for the user of `token`, a bearer token the node issued
+        (`issue_token`; verified by the security plugin on every search), sharing this client's
+        connection settings and loaded models."""
+        other = LegalSearch(self.settings.model_copy(update={"user": None, "password": None, "token": SecretStr(token)}))
+        other.embedders = self.embedders
+        if self.search_store is not self.store:
+            other.search_store = self.search_store
+        return other
+
+    def issue_token(self, user: str, password: str, seconds: int = 300) -> dict:
+        """A bearer token for `user` from the node's security plugin (an on-behalf-of token, at most
+        300 seconds): {"user", "token", "expires_in"}. The password is checked by the node."""
+        if not 1 <= seconds <= 300:
+            raise ConfigError(f"a bearer token lasts 1 to 300 seconds (the security plugin's limit), not {seconds}")
+        found = self.store.issue_token((user, password), seconds, "legalsearch search service")
+        return {"user": found.get("user") or user, "token": found["authenticationToken"],
+                "expires_in": int(found.get("durationSeconds") or seconds)}
 
     def _index(self, index: str | None) -> str:
         return index or self.settings.index

@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     # groups then filter every sub-query. Not the connection's identity (OPENSEARCH_USER).
     user: str | None = None
     password: SecretStr | None = None
+    token: SecretStr | None = Field(default=None, description="a bearer token the node issued to the end user "
+                                    "(on-behalf-of; verified by the security plugin on every search), instead of "
+                                    "user and password")
 
     node_home: Path = Field(default_factory=_default_node_home)
     cache_dir: Path = Field(default_factory=lambda: Path.home() / ".cache" / "legalsearch")

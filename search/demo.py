@@ -101,6 +101,7 @@ def run(client: Any, index: str, echo: Callable[[str], None], embedder: str = "e
          f"`legalsearch explain` for the ranks behind each hit)")
     if users:
         _how_to_log_in(client, index, echo)
+        _open_the_page(client, index, users, echo)
 
 
 def _engine_side(client: Any, index: str, echo: Callable[[str], None]) -> None:
@@ -133,7 +134,25 @@ def _how_to_log_in(client: Any, index: str, echo: Callable[[str], None]) -> None
         curl --cacert {found.pki.ca} -u demo-staff "{url}/{index}/_search?q=liability"
     the retrieval log is readable by demo-auditor only:
         curl --cacert {found.pki.ca} -u demo-auditor "{url}/{client.settings.log_index}/_search"
-    the page and the HTTP service (the full ranking, docs/service.md): `legalsearch serve`, then open
-        http://127.0.0.1:8730/  and log in as demo-lawyer (privileged note visible) or demo-staff (never)
     the admin: `legalsearch node credentials` (password with --show-password); users: `legalsearch users --help`
     Dashboards: `docker compose up -d` (security on too; docs/security.md)""")
+
+
+def _open_the_page(client: Any, index: str, users: dict[str, str], echo: Callable[[str], None]) -> None:
+    """Start the search service and its page in the background (idempotent) and end with where to
+    open it and a login that works."""
+    from legalsearch.node import webservice
+
+    try:
+        state = webservice.start(client.settings)
+        webservice.wait_ready(client.settings)
+    except LegalSearchError as e:
+        echo(f"\n    (the search service did not start: {e})")
+        return
+    echo(f"""
+==> the page and the HTTP service (the full ranking for any client: docs/service.md), running in the background
+    open {state.url}/  index {index}
+    log in as demo-lawyer, password {users['demo-lawyer']}   (litigation-team: sees the privileged note)
+           or demo-staff,  password {users['demo-staff']}   (no group: never sees it)
+    curl -u 'demo-lawyer:{users['demo-lawyer']}' -d '{{"query": "liability cap", "index": "{index}", "k": 3}}' {state.url}/v1/search
+    stop it with `legalsearch serve --stop` (`legalsearch node stop` stops everything)""")

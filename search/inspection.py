@@ -71,6 +71,9 @@ def render_inspection(result: dict) -> str:
         f"jurisdiction={meta['jurisdiction']} valid={meta['valid_from']}..{meta['valid_to'] or 'open'}",
         f"title: {meta['title']}",
         f"flags: {', '.join(result['flags']) or '-'}",
+    ]
+    lines += _structure_checks(result["flags"])
+    lines += [
         "",
         "Structure:",
     ]
@@ -100,6 +103,30 @@ def render_inspection(result: dict) -> str:
                       f"approved={','.join(ds['approved_articles']) or '-'} "
                       f"uncovered={','.join(ds['uncovered_articles']) or '-'}"]
     return "\n".join(lines)
+
+
+_DOUBTS = {
+    "sentence_titles": "titles that read as first sentences (dropped)",
+    "nesting": "units nested under units of a lower level",
+    "giant_unit": "a unit hundreds of times larger than its siblings",
+    "numbering": "numbers that go back, repeat or skip",
+    "numbering_severe": "half the numbers out of sequence",
+}
+
+
+def _structure_checks(flags: list[str]) -> list[str]:
+    """The parser's doubts about the structure, in words, and the fallback it used."""
+    lines = []
+    for flag in flags:
+        if flag.startswith("structure_doubt:"):
+            name, _, detail = flag.removeprefix("structure_doubt:").partition(":")
+            lines.append(f"structure doubt: {_DOUBTS.get(name, name)}" + (f" ({detail})" if detail else ""))
+        elif flag == "structure_fallback:paragraphs":
+            lines.append("structure fallback: the text's paragraphs (the units found could not be trusted)")
+        elif flag.startswith("structure_fallback:units:"):
+            kind = flag.rsplit(":", 1)[-1]
+            lines.append(f"structure fallback: the outermost {kind} units only, flat (sub-structure dropped)")
+    return lines
 
 
 def _node_dict(node: StructureNode, language: str) -> dict:

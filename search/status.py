@@ -6,7 +6,7 @@ from legalsearch import engine
 from legalsearch.config import Settings
 from legalsearch.errors import AuthenticationError, ConfigError, LegalSearchError
 from legalsearch.index import refresh, schema
-from legalsearch.node import assembly, cluster, process
+from legalsearch.node import assembly, cluster, process, webservice
 from legalsearch.security.roles import ADMIN_USER, SERVICE_USER
 from legalsearch.security.secrets import secrets_of
 from legalsearch.store import Store
@@ -22,6 +22,7 @@ def node_status(store: Store) -> dict:
         "log": str(process.log_file(settings)),
         "reachable": False,
         "local_cluster": _members(settings),
+        "service": _service(settings),
     }
     try:
         report["url"] = store.url  # never with credentials (search.store.connection)
@@ -66,6 +67,16 @@ def node_status(store: Store) -> dict:
             if state["refresh"] != "on":
                 report["refresh"][idx["index"]] = state
     return report
+
+
+def _service(settings) -> dict | None:
+    """The search service `serve --background` started here: its URL, pid and readiness."""
+    state = webservice.running(settings)
+    if state is None:
+        return None
+    status, body = webservice.ready(state.url)
+    return {"url": state.url + "/", "pid": state.pid, "ready": status == 200,
+            "detail": None if status == 200 else body.get("detail") or f"HTTP {status or 'no answer'}"}
 
 
 def _source(settings) -> str:
@@ -118,6 +129,10 @@ def render(report: dict) -> str:
     lines.append(f"embedding server: {server['url']} {server['status']}"
                  + (f" ({', '.join(server['models'] or [])})" if server["status"] == "ok" else
                     f": {server.get('error') or 'start it with `legalsearch node start`'}"))
+    service = report.get("service")
+    lines.append("search service: " + (f"{service['url']} (pid {service['pid']}) "
+                                       + ("ready" if service["ready"] else f"not ready: {service['detail']}")
+                                       if service else "not running (`legalsearch serve --background` starts it)"))
     for m in report["engine"]["models"]:
         lines.append(f"  model {m['name']:<30} {m['state'] or '-':<14} {m['model_id']}  "
                      f"held: {m.get('held') or 'by no node'}" if "name" in m else f"  models: {m}")

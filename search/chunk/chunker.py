@@ -279,7 +279,13 @@ def _section_node(piece: _Piece) -> StructureNode | None:
 
 
 def _section_title(piece: _Piece) -> str | None:
-    for node in reversed(piece.chain):
+    """The nearest title on the path; an article without a title of its own (nor a caption)
+    has none: its chapter's or section's title would weigh on every article under it."""
+    for i in range(len(piece.chain) - 1, -1, -1):
+        node = piece.chain[i]
         if node.title:
             return node.title
+        if (node.kind == "article" and node is piece.unit and i > 0
+                and piece.chain[i - 1].kind in ("section", "chapter", "part")):
+            return None
     return None

@@ -159,8 +159,11 @@ def node_install(client, force: bool) -> None:
               help="1: the single node. 2 or more: a local cluster of that many nodes on 127.0.0.1 (ports above "
                    "LEGALSEARCH_NODE_PORT, data and logs under NODE_HOME/cluster); a node that is down is started "
                    "again.")
+@click.option("--serve", "with_service", is_flag=True,
+              help="Also start the search service and its page in the background (`legalsearch serve --background`, "
+                   "on 127.0.0.1:8730 or the next free port).")
 @click.pass_obj
-def node_start(client, timeout: float | None, nodes: int) -> None:
+def node_start(client, timeout: float | None, nodes: int, with_service: bool) -> None:
     """Start the local node (installing it first if needed) and the embedding server, and wait
     until both are healthy; then redeploy the remote embedding models (a restart leaves them
     failed).
@@ -183,6 +186,7 @@ def node_start(client, timeout: float | None, nodes: int) -> None:
         click.echo(f"OpenSearch {state.version} is up at {state.url} (pid {state.pid})")
         click.echo("plugins: " + ", ".join(f"{p['component']} {p['version']}" for p in plugins))
         click.echo(f"data and logs: {state.home}")
+        _start_service(client, with_service)
         return
     state = lifecycle.start_cluster(settings, nodes, timeout=timeout or 300.0)
     plugins = client.store.plugins()
@@ -191,13 +195,24 @@ def node_start(client, timeout: float | None, nodes: int) -> None:
         click.echo(f"  {m.name}  {m.url}  transport {m.transport_port}  pid {m.pid}  {m.home}")
     click.echo("plugins: " + ", ".join(sorted({f"{p['component']} {p['version']}" for p in plugins})))
     click.echo(f"OPENSEARCH_URL for other tools: {','.join(state.urls)}")
+    _start_service(client, with_service)
+
+
+def _start_service(client, wanted: bool) -> None:
+    if not wanted:
+        return
+    from legalsearch.node import webservice
+
+    state = webservice.start(client.settings)
+    webservice.wait_ready(client.settings)
+    click.echo(f"search service and page: {state.url}/ (pid {state.pid}; `legalsearch serve --stop` stops it)")
 
 
 @node.command("stop")
 @click.pass_obj
 def node_stop(client) -> None:
-    """Stop the local node (or every node of the local cluster) and the embedding server. Data
-    is kept.
+    """Stop the local node (or every node of the local cluster), the embedding server and the
+    search service started in the background. Data is kept.
 
     Example:
 
@@ -643,6 +658,37 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
         click.echo(_render_search(response))
 
 
+def _snippet(text: str, spans: list[tuple[int, int]], width: int = 220) -> str:
+    """The passage on one line, `width` characters of it: from its start, or from a little before
+    its first highlighted word, with the highlighted words in bold (click drops the styling when
+    the output is not a terminal)."""
+    from legalsearch.query.highlight import CLOSE, OPEN
+
+    marked, last = [], 0
+    for start, end in spans:
+        marked += [text[last:start], OPEN, text[start:end], CLOSE]
+        last = end
+    flat = " ".join("".join([*marked, text[last:]]).split())
+    first = flat.find(OPEN)
+    begin = max(0, first - 40) if first > width - 60 else 0
+    plain_len = 0
+    cut = len(flat)
+    for i, ch in enumerate(flat[begin:], start=begin):
+        if ch not in (OPEN, CLOSE):
+            plain_len += 1
+            if plain_len > width:
+                cut = i
+                break
+    shown = flat[begin:cut]
+    if shown.count(OPEN) > shown.count(CLOSE):
+        shown += CLOSE
+    out, bold = [], False
+    for piece in shown.replace(CLOSE, OPEN).split(OPEN):
+        out.append(click.style(piece, bold=True) if bold and piece else piece)
+        bold = not bold
+    return ("..." if begin else "") + "".join(out) + ("..." if cut < len(flat) else "")
+
+
 def _render_search(r) -> str:
     lines = [f"query: {r.query}"]
     if r.identifiers:
@@ -657,8 +703,7 @@ def _render_search(r) -> str:
         shown += [] if h.relevance is None else [f"relevance {h.relevance:.2f}"]
         marker = (f"   <- {h.via}" if h.via != "retrieval" else "") + (f"   ({', '.join(shown)})" if shown else "")
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
-        snippet = " ".join(h.text.split())
-        lines.append(f"     {snippet[:220]}{'...' if len(snippet) > 220 else ''}")
+        lines.append(f"     {_snippet(h.text, h.highlights)}")
     for u in r.unfollowed_refs:
         lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
     if r.mixed_versions:
@@ -745,19 +790,38 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, end_us
               help="Largest request body accepted (413).")
 @click.option("--per-user", type=click.IntRange(min=1), default=4, show_default=True, metavar="N",
               help="Requests one user may have in flight (429 beyond).")
+@click.option("--background", is_flag=True,
+              help="Run in a process of its own (it outlives this command), wait until it is ready and print its "
+                   "URL; log under the node home (logs/web-service.log). Idempotent: a running one is kept.")
+@click.option("--stop", "stop_it", is_flag=True, help="Stop the service --background started.")
 @click.pass_obj
-def serve(client, host: str, port: int, timeout: float, max_body: int, per_user: int) -> None:
-    """The search service: POST /v1/search, /v1/context, /v1/explain, GET /v1/documents/{doc_id},
-    /v1/indices, /healthz, /readyz and /openapi.json over HTTP, with the full ranking of `search
-    --json` (docs/service.md). Callers log in with HTTP basic as users of the node (verified by
-    its security plugin, as --user is); OPENSEARCH_URL chooses the node, as for every command.
+def serve(client, host: str, port: int, timeout: float, max_body: int, per_user: int, background: bool,
+          stop_it: bool) -> None:
+    """The search service and its web page: POST /v1/search, /v1/context, /v1/explain, GET
+    /v1/documents/{doc_id}, /v1/indices, /healthz, /readyz and /openapi.json over HTTP, with the
+    full ranking of `search --json`, and the page at / (docs/service.md). Callers log in with HTTP
+    basic as users of the node, or with a bearer token the node issued (verified by its security
+    plugin, as --user is); OPENSEARCH_URL chooses the node, as for every command.
 
     Example:
 
     \b
-        legalsearch serve --host 127.0.0.1 --port 8730 &
+        legalsearch serve --background        # then open http://127.0.0.1:8730/
         curl -u demo-lawyer:PASSWORD -d '{"query": "liability cap", "k": 3}' http://127.0.0.1:8730/v1/search
+        legalsearch serve --stop
     """
+    from legalsearch.node import webservice
+
+    if stop_it:
+        click.echo("stopped the search service" if webservice.stop(client.settings) else "no search service was running")
+        return
+    if background:
+        options = ("--timeout", str(timeout), "--max-body", str(max_body), "--per-user", str(per_user))
+        state = webservice.start(client.settings, host, port, options)
+        webservice.wait_ready(client.settings)
+        click.echo(f"the search service is ready at {state.url}/ (pid {state.pid}; log {webservice.log_file(client.settings)}"
+                   "; `legalsearch serve --stop` stops it)")
+        return
     from legalsearch.web import app as web
 
     click.echo(f"legalsearch service on http://{host}:{port} (OpenAPI: /openapi.json)", err=True)
@@ -964,6 +1028,21 @@ def _ints(value: str) -> list[int]:
         raise click.BadParameter(f"expected comma-separated integers, got {value!r}") from e
 
 
+def _baselines() -> list[str]:
+    from legalsearch.evaluation.floor import BASELINES
+
+    return list(BASELINES)
+
+
+baseline_option = click.option(
+    "--baseline", type=_LazyChoice(_baselines), default=None,
+    help="Also score a baseline nobody tuned, first, on the same questions: bm25-units = plain Okapi BM25 "
+         "(k1 1.2, b 0.75, Snowball stems) over each document's own articles / sections / clauses (a regex "
+         "splitter, not our parser), else its paragraphs; a unit hits a passage when they overlap by half "
+         "of the shorter. It respects as_of and access groups; it ignores titles, metadata, routing, "
+         "expansion and the in-force prior.")
+
+
 @eval_group.command("legalbench")
 @click.option("--data", "data_dir", type=click.Path(exists=True, file_okay=False, path_type=Path), required=True,
               help="A LegalBench-RAG shaped directory: corpus/<sub>/*.txt and benchmarks/<sub>.json.")
@@ -983,33 +1062,61 @@ def _ints(value: str) -> list[int]:
               help="Also measure `legalsearch context` at each budget (context R@2000 / 4000 / 8000).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/legalbench"),
               show_default=True, help="Where results.json, results.md and the PNG plots go.")
+@baseline_option
+@click.option("--baseline-only", is_flag=True, help="Score the --baseline alone, no configuration (no index).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @click.pass_obj
 def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets, limit, split, seed, with_context,
-                    out_dir, quiet) -> None:
+                    out_dir, baseline, baseline_only, quiet) -> None:
     """Compare configurations on LegalBench-RAG: one index per configuration (reused when the
     corpus and configuration are unchanged), every query through the same code path as
     `legalsearch search`. Writes JSON, a markdown table and plots to --out.
 
+    With --baseline bm25-units, the plain-BM25 floor is scored first, on the same questions and
+    documents (the --scope), and floor.md puts every configuration beside it (P / R / DRM, R@2000
+    / 8000 chars, hit@1 / 5 / 10 and MRR; all, dev and held-out halves). See docs/results.md, "The plain-BM25 floor".
+
     Example:
 
         legalsearch eval legalbench --data ../shared/data/legalbench-rag --config evaluation/configs/standard-rag.json
+
+        legalsearch eval legalbench --data ../shared/data/legalbench-rag --baseline bm25-units --baseline-only
     """
     from legalsearch.evaluation.compare import split_results
+    from legalsearch.evaluation.floor import floor_legalbench, legalbench_floor_table
     from legalsearch.evaluation.harness import evaluate_legalbench
-    from legalsearch.evaluation.legalbench import load_benchmark, split_queries
+    from legalsearch.evaluation.legalbench import corpus_files, load_benchmark, split_queries
     from legalsearch.evaluation.report import table_markdown, write_results
     from legalsearch.evaluation.runner import load_config, load_configs
 
-    configs = [load_config(p) for p in config_paths] if config_paths else load_configs(REPO_CONFIGS)
+    if baseline_only and not baseline:
+        raise click.UsageError("--baseline-only needs --baseline (e.g. --baseline bm25-units)")
+    if baseline_only and config_paths:
+        raise click.UsageError("--baseline-only scores no configuration: drop --config")
+    if baseline_only:
+        configs = []
+    else:
+        configs = [load_config(p) for p in config_paths] if config_paths else load_configs(REPO_CONFIGS)
     queries = load_benchmark(data_dir, subsets=list(subsets) or None, limit_per_subset=limit)
     if split != "all":
         dev, held_out = split_queries(queries, 0.5, seed)
         queries = dev if split == "dev" else held_out
-    results, rows, info = evaluate_legalbench(configs, client.service, data_dir, queries, scope, _ints(ks),
-                                              _ints(budgets), progress=not quiet, context=with_context)
+    results, rows, info = {}, {}, {}
+    if baseline:
+        files = corpus_files(data_dir, scope, queries)
+        results[baseline], rows[baseline], info[baseline] = floor_legalbench(
+            data_dir, files, queries, _ints(ks), _ints(budgets), progress=not quiet)
+    if configs:
+        more = evaluate_legalbench(configs, client.service, data_dir, queries, scope, _ints(ks), _ints(budgets),
+                                   progress=not quiet, context=with_context)
+        for have, new in zip((results, rows, info), more, strict=True):
+            have.update(new)
     written = write_results(results, out_dir, per_query=rows)
     (out_dir / "indices.json").write_text(json.dumps(info, indent=2) + "\n")
+    if baseline:
+        (out_dir / "floor.md").write_text(
+            f"# LegalBench-RAG beside the plain-BM25 floor ({len(queries)} queries, scope {scope}, seed {seed})\n\n"
+            + legalbench_floor_table(rows, queries, seed))
     if split == "all":
         for part, (n, part_results) in split_results(rows, queries, seed).items():
             (out_dir / f"results-{part}.md").write_text(
@@ -1047,38 +1154,71 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
                    "the table and significance.json) when several are compared.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/gold"),
               show_default=True)
+@baseline_option
+@click.option("--corpus", "corpus_paths", multiple=True, type=click.Path(exists=True, path_type=Path),
+              help="The documents the --baseline reads (the folder the index was built from; default: --ingest; "
+                   "--manifest applies to them too). Repeatable.")
+@click.option("--baseline-only", is_flag=True, help="Score the --baseline alone (no index, no search).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
 def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
-              overrides, split, stat_test, out_dir, quiet, as_json) -> None:
+              overrides, split, stat_test, out_dir, baseline, corpus_paths, baseline_only, quiet, as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
     hit@5, hit@10, MRR, nDCG@10 and first-correct rank by query type and language (and by failure
     class when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
     version violations; with several configurations, the paired p-value of each one's difference
     from the first.
 
+    With --baseline bm25-units (and --corpus, the documents), the plain-BM25 floor is scored first
+    on the same questions, as_of and groups respected, and the p-values are each configuration's
+    against it; floor.md sets them side by side (hit@1 / 5 / 10, MRR by language and class, the
+    slices where a configuration is below it marked) and floor.json says how its units were cut. See docs/results.md, "The plain-BM25 floor".
+
     Example:
 
         legalsearch eval gold evaluation/gold/sample-gold.jsonl --index legalsearch-demo --ingest samples/corpus
+
+        legalsearch eval gold evaluation/gold/round3/round3-gold.jsonl --index r3 --baseline bm25-units --corpus evaluation/gold/round3/corpus
     """
     from legalsearch.evaluation.compare import gold_configs, gold_matrix
+    from legalsearch.evaluation.floor import floor_gold, gold_floor_markdown, load_corpus
     from legalsearch.evaluation.gold import compare_gold, load_gold, split_gold
     from legalsearch.evaluation.report import gold_class_table_markdown, gold_table_markdown
     from legalsearch.evaluation.runner import load_config
 
+    corpus_paths = list(corpus_paths) or ([ingest_path] if ingest_path else [])
+    if baseline and not corpus_paths:
+        raise click.UsageError("--baseline reads the documents themselves: give --corpus PATH (or --ingest PATH)")
+    if baseline_only and not baseline:
+        raise click.UsageError("--baseline-only needs --baseline (e.g. --baseline bm25-units)")
+    if baseline_only and (config_paths or ingest_path):
+        raise click.UsageError("--baseline-only runs no search: drop --config / --ingest (use --corpus)")
     name = index or client.settings.index
     extra = _overrides(overrides)
+    items = split_gold(load_gold(gold_file), split)
+    scores: dict = {}
+    if baseline:
+        parsed, failures = load_corpus(corpus_paths, manifest=manifest)
+        for failure in failures:
+            click.echo(f"baseline: not loaded: {failure}", err=True)
+        scores[baseline], floor_info = floor_gold(items, parsed, k=k, progress=not quiet)
+        floor_info["not_loaded"] = failures
     if ingest_path:
         client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder)
-    items = split_gold(load_gold(gold_file), split)
-    if config_paths:
-        scores = gold_configs(items, client.service, name, [load_config(p) for p in config_paths], k=k,
-                              progress=not quiet, extra=extra)
+    if baseline_only:
+        pass
+    elif config_paths:
+        scores.update(gold_configs(items, client.service, name, [load_config(p) for p in config_paths], k=k,
+                                   progress=not quiet, extra=extra))
     else:
-        scores = gold_matrix(items, client.service, name, k=k, modes=modes, fusions=fusions, routings=routings,
-                             progress=not quiet, extra=extra)
+        scores.update(gold_matrix(items, client.service, name, k=k, modes=modes, fusions=fusions, routings=routings,
+                                  progress=not quiet, extra=extra))
     out_dir.mkdir(parents=True, exist_ok=True)
+    if baseline:
+        (out_dir / "floor.json").write_text(json.dumps(floor_info, indent=2) + "\n")
+        (out_dir / "floor.md").write_text(f"# {gold_file.name} beside the plain-BM25 floor (split {split})\n\n"
+                                          + gold_floor_markdown(scores, baseline))
     (out_dir / "gold.json").write_text(json.dumps(scores, indent=2, default=str) + "\n")
     significance = compare_gold(scores, test=stat_test)
     if significance:

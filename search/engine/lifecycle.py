@@ -14,7 +14,7 @@ from functools import partial
 from legalsearch import embedserver
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node import cluster, ml, process
+from legalsearch.node import cluster, ml, process, webservice
 from legalsearch.security import plugin
 
 log = logging.getLogger(__name__)
@@ -54,8 +54,8 @@ def _after_start(settings: Settings, url: str) -> None:
 
 
 def stop(settings: Settings) -> list[str]:
-    """Stop the single node, every node of the local cluster and the embedding server; what was
-    stopped, in words ([] when nothing ran)."""
+    """Stop the single node, every node of the local cluster, the embedding server and the search
+    service; what was stopped, in words ([] when nothing ran)."""
     stopped = []
     if process.stop(settings):
         stopped.append("the local node")
@@ -64,4 +64,6 @@ def stop(settings: Settings) -> list[str]:
         stopped.append(f"{members} nodes of the local cluster")
     if embedserver.stop(settings):
         stopped.append("the embedding server")
+    if webservice.stop(settings):
+        stopped.append("the search service")
     return stopped

@@ -217,7 +217,16 @@ def _is_xref(hit: Mapping[str, Any]) -> bool:
     return str(hit.get("via") or "retrieval").startswith("xref:")
 
 
-def _judged_ids(hits: Sequence[Mapping[str, Any]], expected: Sequence[PassageRef]) -> list[str]:
+Match = Callable[[PassageRef, Mapping[str, Any]], bool]
+"""Whether a hit is a passage; the default compares doc_id / section / version (`PassageRef.matches`)."""
+
+
+def _by_label(passage: PassageRef, hit: Mapping[str, Any]) -> bool:
+    return passage.matches(hit)
+
+
+def _judged_ids(hits: Sequence[Mapping[str, Any]], expected: Sequence[PassageRef], match: Match = _by_label
+                ) -> list[str]:
     """The hits as a TREC run: a hit that is expected passage j (the first of those it matches
     that no better-ranked hit already was) gets the id ``expected:j``, any other hit
     ``hit:<position>``. A second hit of the same passage is then not relevant again, so nDCG
@@ -226,7 +235,7 @@ def _judged_ids(hits: Sequence[Mapping[str, Any]], expected: Sequence[PassageRef
     ids: list[str] = []
     claimed: set[int] = set()
     for position, hit in enumerate(hits):
-        j = next((j for j, p in enumerate(expected) if j not in claimed and p.matches(hit)), None)
+        j = next((j for j, p in enumerate(expected) if j not in claimed and match(p, hit)), None)
         if j is None:
             ids.append(f"hit:{position}")
         else:
@@ -254,6 +263,7 @@ def score_gold(
     results: Mapping[str, Sequence[Mapping[str, Any]]],
     hit_ks: Sequence[int] = DEFAULT_HIT_KS,
     include_xref_hits: bool = True,
+    match: Match | None = None,
 ) -> dict[str, Any]:
     """Score search hits against the gold set.
 
@@ -265,6 +275,9 @@ def score_gold(
         hit_ks: cut-offs for ``hit@k``.
         include_xref_hits: whether hits added by cross-reference expansion count for
             hit@k / MRR (they always count for xref recall and must_not).
+        match: whether a hit is a passage (expected, xref and must_not alike); default: the
+            doc_id / section / version comparison of `PassageRef.matches`. The plain-BM25 floor
+            passes a character-overlap rule (`floor.GoldPassages.matcher`).
 
     Returns:
         ``overall`` / ``by_type`` / ``by_language`` (and, when items carry a ``[class:...]``
@@ -277,6 +290,7 @@ def score_gold(
         hit@k, MRR and nDCG@10 are computed by ir-measures (:func:`metrics.rank_metrics`) on the
         hits as a TREC run (see :func:`_judged_ids`); nDCG counts each expected passage once.
     """
+    match = match or _by_label
     per_item: list[dict[str, Any]] = []
     violations: list[dict[str, Any]] = []
     xref_expected = xref_found = xref_via = 0
@@ -286,7 +300,7 @@ def score_gold(
     for item in items:
         hits = _ranked(results.get(item.id, ()))
         scored_hits = [h for h in hits if include_xref_hits or not _is_xref(h)]
-        run[item.id] = _judged_ids(scored_hits, item.expected)
+        run[item.id] = _judged_ids(scored_hits, item.expected, match)
         qrels[item.id] = [f"expected:{j}" for j in range(len(item.expected))]
         row: dict[str, Any] = {"id": item.id, "type": item.type, "language": item.language,
                                "class": item_class(item)}
@@ -295,11 +309,11 @@ def score_gold(
         row["first_rank"] = first_relevant_rank(run[item.id], set(qrels[item.id]))
         row["rr"] = row[f"ndcg@{NDCG_K}"] = 0.0
         row["xrefs_found"] = [
-            f"{x.doc_id}#{x.section}" for x in item.expected_xrefs if any(x.matches(h) for h in hits)
+            f"{x.doc_id}#{x.section}" for x in item.expected_xrefs if any(match(x, h) for h in hits)
         ]
         xref_expected += len(item.expected_xrefs)
         xref_found += len(row["xrefs_found"])
-        xref_via += sum(any(x.matches(h) for h in hits if _is_xref(h)) for x in item.expected_xrefs)
+        xref_via += sum(any(match(x, h) for h in hits if _is_xref(h)) for x in item.expected_xrefs)
         row["violations"] = [
             {
                 "id": item.id,
@@ -311,7 +325,7 @@ def score_gold(
                 "via": h.get("via"),
             }
             for position, h in enumerate(hits, start=1)
-            if any(p.matches(h) for p in item.must_not)
+            if any(match(p, h) for p in item.must_not)
         ]
         violations.extend(row["violations"])
         per_item.append(row)

@@ -44,12 +44,17 @@ from dataclasses import dataclass
 from legalsearch.documents.errors import MetadataError
 from legalsearch.errors import IngestError, PermissionDeniedError, StoreError
 from legalsearch.index import schema
-from legalsearch.security.roles import READER_DLS, SERVICE_USER, WALLED_CHUNK_PATTERN, WALLED_DOCS_PATTERN
+from legalsearch.security.roles import (
+    GROUP_ROLE_PREFIX,
+    READER_DLS,
+    SERVICE_USER,
+    WALLED_CHUNK_PATTERN,
+    WALLED_DOCS_PATTERN,
+)
 from legalsearch.store import Store
 
 WALLED = "walled-"
 ACL_ALIAS = "--acl--"
-GROUP_ROLE_PREFIX = "legalsearch_acl_"
 SERVICE_WALLS_ROLE = "legalsearch_walls_service"
 WALLS_ROLES_VERSION = "w1"
 MAX_WALLS = 1000

@@ -18,9 +18,10 @@ from legalsearch.documents.errors import DocumentError, MetadataError
 from legalsearch.documents.models import DocumentMeta, PageSpan, ParsedDocument
 from legalsearch.load.extract import SUPPORTED_EXTENSIONS, extract_file
 from legalsearch.load.metadata import build_meta, infer_language, merge_metadata, read_sidecar
+from legalsearch.parse.checks import parse_checked
 from legalsearch.parse.labels import check_double_signature, double_signature_flags
 from legalsearch.parse.numbering import check_numbering
-from legalsearch.parse.tree import has_structure, parse_structure
+from legalsearch.parse.tree import has_structure
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -93,8 +94,8 @@ def build_document(
     flags: Iterable[str] = (),
 ) -> ParsedDocument:
     """Parse already-extracted text into a `ParsedDocument` (no file I/O)."""
-    tree = parse_structure(text, meta.language)
-    all_flags = list(flags)
+    tree, structure_flags = parse_checked(text, meta.language)
+    all_flags = list(flags) + structure_flags
     if not has_structure(tree):
         all_flags.append("no_structure")
     if origin == "ocr":

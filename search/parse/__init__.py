@@ -3,6 +3,7 @@
 - `tree`: headings -> a `StructureNode` tree with exact offsets (`headings` judges the
   candidates, `titles` names the nodes for heading paths);
 - `numbering`: numbering sequences and the sanity checks for OCR'd text;
+- `checks`: the parser's self-checks on a tree and the fallback to units it can trust;
 - `references`: cross-references ("art. 7", "clause 14.3", "art. 1341 c.c.") and their targets;
 - `definitions`: defined terms and where they are used;
 - `labels`: clause labels (termination, penalty, forum, ...) and the 1341-1342 c.c. check.

@@ -47,9 +47,13 @@ HEADING_RE = re.compile(
     r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
     r"|Ai sensi e per gli effetti|Ai sensi degli|APPROVAZIONE SPECIFICA|Approvazione specifica"
     r"|TABLE OF CONTENTS|Table of Contents|CONTENTS|INDICE|SOMMARIO)\b"
-    rf"|(?P<kw>{_KW_ALT})[ \t]*(?P<kwlabel>\d{{1,3}}(?:\.\d{{1,3}}){{0,3}}(?:[A-Z]{{1,2}}(?![A-Za-z]))?"
-    rf"(?:[- ]?(?:{_LATIN})(?![a-z]))?|[IVXLC]{{1,7}}(?![A-Za-z])|[A-Z](?![A-Za-z]))"
-    rf"|(?P<dec>\d{{1,3}}(?:\.\d{{1,3}}){{0,4}})(?P<suf>[A-Z]{{1,2}}|-?(?:{_LATIN}))?(?P<dp>[.)])?(?=[ \t\n]|$)"
+    # "Articles 38 to 84 Deleted": a run of repealed units, one unit (judged by _range)
+    r"|(?P<range>Articles|ARTICLES|Sections|SECTIONS|§§)[ \t]*(?P<rfrom>\d{1,4}(?:-\d{1,3})?)[ \t]*"
+    r"(?:to|through|-|–)[ \t]*(?P<rto>\d{1,4}(?:-\d{1,3})?)(?![\d.])"
+    # labels: "5", "14.3", "21A", "1-bis", an inserted article "3-2" / "667-2", "1044", "IV", "B"
+    rf"|(?P<kw>{_KW_ALT})[ \t]*(?P<kwlabel>\d{{1,4}}(?:\.\d{{1,3}}){{0,3}}(?:(?:[A-Z]{{1,2}}|[a-z])(?![A-Za-z]))?"
+    rf"(?:[- ]?(?:{_LATIN})(?![a-z]))?(?:-\d{{1,3}}(?![\d.]))?|[IVXLC]{{1,7}}(?![A-Za-z])|[A-Z](?![A-Za-z]))"
+    rf"|(?P<dec>\d{{1,3}}(?:\.\d{{1,3}}){{0,4}})(?P<suf>[A-Z]{{1,2}}|-?(?:{_LATIN}))?(?P<dp>[.)])?(?=[ \t\n]|—\(|$)"
     r"|\([ ]?(?P<par>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3}[A-Z]{0,2})[ ]?\)(?=[ \t\n]|$)"
     r"|(?P<rpar>[a-z]{1,3})\)(?=[ \t])"
     r"|(?P<ldot>[A-Z]|[a-z]|[IVX]{2,5}|[ivx]{2,5})\.(?=[ \t])"
@@ -95,6 +99,21 @@ _FIRST_UNIT = re.compile(r"(?:(?:ARTICLE|Article|ARTICOLO|Articolo|ART\.|Art\.|C
 _TOC_MAX_CHARS = 40_000
 
 
+_DELETED_WORDS = frozenset({"deleted", "repealed", "omitted", "abrogated", "reserved", "abrogati", "abrogato"})
+
+
+# a caption line in parentheses right above an article: "(Fundamental Principles)"
+_CAPTION_RE = re.compile(r"[ \t]*\((?P<caption>[A-Z][^()\n]{1,118})\)[ \t]*\n[ \t]*$")
+
+
+# a paragraph marker where a title would be: "Article 1  (1) Private rights ..."
+_MARKER_START = re.compile(r"\((?:\d{1,3}[A-Z]{0,2}|[a-z]{1,4}|[A-Z]{1,4})\)(?=[ \t]|$)")
+
+
+_KW_LINE = re.compile(
+    r"(?m)^[ \t]*(?P<word>ARTICLE|Article|Art\.|ART\.|SECTION|Section)[ \t]+(?P<label>\d[\w.-]*|[IVXLC]+\b)")
+
+
 @dataclass(slots=True)
 class OpenNode:
     """A node while the tree is being built (mutable; frozen at the end)."""
@@ -110,6 +129,7 @@ class OpenNode:
     special: bool = False
     end: int = -1
     label_raw: str = ""
+    head_end: int = -1  # where the heading's own text ends (a caption above it included)
     children: list[OpenNode] = field(default_factory=list)
 
 
@@ -125,6 +145,9 @@ class HeadingJudge:
         self.toc_start = 0
         self.seen_recitals = False
         self.heading_end = 0
+        self.ranks = keyword_ranks(text)
+        # UK statutory instruments ("1.—(1) These Regulations ..."): a caption line names the unit below
+        self.line_captions = bool(re.search(r"(?m)^\d{1,3}\.—\(1\)", text))
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
@@ -135,7 +158,9 @@ class HeadingJudge:
         if start < self.heading_end:
             return None  # inside the text of the heading just accepted ("ARTICLE 1\nDEFINITIONS")
         node = self._judge(match, start, stack, groups)
-        if node is not None and node.heading:
+        if node is not None and node.head_end >= 0:
+            self.heading_end = node.head_end
+        elif node is not None and node.heading:
             self.heading_end = start + len(node.heading)
         return node
 
@@ -144,7 +169,9 @@ class HeadingJudge:
             return self._special(match, start, stack)
         if self.toc_keys is not None and start - self.toc_start > _TOC_MAX_CHARS:
             self.toc_keys = None
-        if groups["kw"]:
+        if groups["range"]:
+            node = self._range(match, start)
+        elif groups["kw"]:
             node = self._keyword(match, start, stack)
         elif groups["dec"]:
             node = self._decimal(match, start, stack)
@@ -201,6 +228,14 @@ class HeadingJudge:
         kind = KEYWORDS[word]
         label = _normalize_label(match.group("kwlabel"))
         pos = match.end()
+        number = re.match(r"\d+", label)
+        if number and len(number.group(0)) == 4 and word not in ("article", "articolo", "art.", "§"):
+            return None  # "Section 2021 ..." is a year; only codes number articles / § past 999
+        if kind == "schedule" and re.search(r"-\d+$", label):
+            label = label[:label.rindex("-")]  # "Exhibit 1-1" is page 1 of Exhibit 1
+            pos = match.start("kwlabel") + len(label)
+        if label[-1:].islower() and label[-2:-1].isdigit() and kind not in ("article", "section"):
+            return None  # "Exhibit 10d": only articles and sections are inserted as "3a"
         nxt = text[pos] if pos < len(text) else "\n"
         if not (nxt.isspace() or nxt in ".:-–—)"):
             return None  # "Section 4.1(b) of ...", "Article 9, as ..."
@@ -212,11 +247,32 @@ class HeadingJudge:
         if title is None and not heading_like:
             return None
         depth = label.count(".") + 1 if label[:1].isdigit() else 1
-        rank = _FIXED_RANKS[kind] + (0 if kind == "schedule" else min(depth - 1, 3))
+        rank = self.ranks[kind] + (0 if kind == "schedule" else min(depth - 1, 3))
+        head_end = max(title_end, pos)
+        caption = _caption_above(text, start) if kind in ("article", "section") else None
+        if caption is not None:
+            # "(Fundamental Principles)\nArticle 1 ...": the caption names the article below it
+            start, caption_title = caption
+            title = title or caption_title
         if title and _DEFINITIONS_TITLE.match(title) and kind in ("article", "section", "clause"):
             kind = "definitions"
-        heading = clean_heading(text[start:max(title_end, pos)])
-        return OpenNode(kind, label, title, heading, start, f"kw:{kind}", rank)
+        heading = clean_heading(text[start:head_end])
+        return OpenNode(kind, label, title, heading, start, f"kw:{kind}", rank,
+                        head_end=head_end if caption is not None or "(1)" in text[head_end:head_end + 8] else -1)
+
+    def _range(self, match: re.Match, start: int) -> OpenNode | None:
+        """"Articles 38 to 84 Deleted": one empty unit labelled "38 to 84", not a heading."""
+        rest, rest_end = _rest_of_line(self.text, match.end())
+        status = rest.strip(" \t.:-–—[]()")
+        if status.lower() not in _DELETED_WORDS:
+            return None
+        word = match.group("range").lower()
+        kind = "section" if word in ("sections", "§§") else "article"
+        label = f"{match.group('rfrom')} to {match.group('rto')}"
+        end = start + len(match.group(0)) + len(rest.rstrip())
+        heading = clean_heading(self.text[start:end])
+        return OpenNode(kind, label, status.capitalize(), heading, start, f"kw:{kind}", self.ranks[kind],
+                        head_end=end)
 
     def _decimal(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
@@ -245,8 +301,17 @@ class HeadingJudge:
         if title and _DEFINITIONS_TITLE.match(title) and kind in ("article", "section", "clause"):
             kind = "definitions"
         self.last_by_style[style] = label
-        heading = clean_heading(text[start:max(title_end, pos)])
-        return OpenNode(kind, label, title, heading, start, style, 50 + depth)
+        head_end = max(title_end, pos)
+        caption = (_line_caption_above(text, start)
+                   if self.line_captions and depth == 1 and kind not in ("comma", "paragraph") else None)
+        if caption is not None:
+            # UK statutory instruments: "Citation and commencement\n1.—(1) These Regulations ..."
+            start, caption_title = caption
+            title = title or caption_title
+        heading = clean_heading(text[start:head_end])
+        inline = text.startswith("—(1)", pos) or text.startswith(" (1)", pos)
+        return OpenNode(kind, label, title, heading, start, style, 50 + depth,
+                        head_end=pos if inline else (head_end if caption is not None else -1))
 
     def _marker(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
         groups = match.groupdict()
@@ -358,6 +423,8 @@ class HeadingJudge:
         if anchor.style.startswith("kw") and anchor.kind in ("section", "clause", "definitions", "article"):
             parent = split_numeric(anchor.label or "")
             own = split_numeric(label)
+            if anchor.kind == "article" and depth == 1 and self.ranks["section"] < self.ranks["article"]:
+                return "paragraph"  # "Article 3\n1. Producers shall ..." where sections group articles
             if anchor.kind == "article" or (parent and own and parent[0] == own[0][:-1]):
                 return self.unit_word
             return "paragraph"
@@ -466,17 +533,25 @@ def _title_after(text: str, pos: int, keyword: bool) -> tuple[str | None, int, b
         if inline:
             return inline[0], inline[1], True
         return None, pos, True
-    if keyword and rest[:1] == "(":
+    if keyword and rest[:1] == "(" and not _MARKER_START.match(rest):
         close = rest.find(")")
         if 0 < close <= 80:
             return rest[1:close].strip(), begin + close + 1, True
     stripped = rest.rstrip()
+    if keyword and _MARKER_START.match(stripped):
+        return None, pos, True  # "Article 1  (1) Private rights ...": paragraph (1) follows the label
     at_line_end = rest_end >= len(text) or text[rest_end] == "\n"
     if at_line_end and _continues_on_next_line(text, stripped, rest_end):
         at_line_end = False  # hard-wrapped prose: "1. Clause 14.3 of the Agreement is amended by the"
     if len(stripped) <= 120 and not _SENTENCE_BREAK_RE.search(stripped.rstrip(".")):
-        if _title_like(stripped, whole_line=at_line_end) or (keyword and at_line_end):
+        # a whole sentence after the label is the unit's text, not its title ("Article 122  A
+        # voidable act may not be rescinded after it has been ratified.")
+        sentence = (stripped[-1:] in ".;:" and len(stripped.split()) >= 6 and _title_case_ratio(stripped) < 0.7
+                    and not stripped.isupper())
+        if _title_like(stripped, whole_line=at_line_end) or (keyword and at_line_end and not sentence):
             return stripped.rstrip(".:").strip(), begin + len(stripped), True
+        if keyword and sentence and at_line_end:
+            return None, pos, True
     inline = _inline_title(text, begin)
     if inline:
         return inline[0], inline[1], True
@@ -525,7 +600,7 @@ def _title_like(line: str, whole_line: bool) -> bool:
     words = line.split()
     if _title_case_ratio(line) >= 0.7 and len(words) <= 14:
         return True
-    return whole_line and len(words) <= 14 and line[-1] not in ".;,:"
+    return whole_line and len(words) <= 14 and line[-1] not in ".;,:—"
 
 
 def _title_case_ratio(line: str) -> float:
@@ -534,6 +609,72 @@ def _title_case_ratio(line: str) -> float:
     if not content:
         return 0.0
     return sum(1 for w in content if w[0].isupper()) / len(content)
+
+
+def inline_first_paragraph(text: str, node: OpenNode) -> OpenNode | None:
+    """Paragraph "(1)" written on the heading's own line ("Article 1  (1) Private rights ..."),
+    which the line-start scan cannot see; "(2)" on the next line then continues it."""
+    if node.head_end < 0 or not node.style.startswith(("kw:", "dec")):
+        return None
+    pos = _skip_blanks(text, node.head_end)
+    if text.startswith("—", pos):
+        pos += 1  # "1.—(1) These Regulations ..."
+    found = re.compile(r"\((1)\)(?=[ \t])").match(text, pos)
+    if not found:
+        return None
+    return OpenNode("paragraph", "(1)", None, "(1)", pos, "par:num", 90, dynamic=True, label_raw="1",
+                    head_end=found.end())
+
+
+def keyword_ranks(text: str) -> dict[str, int]:
+    """Ranks of the keyword levels in this document: the fixed ones, except that "Section"
+    ranks above "Article" where sections group articles (a civil code's "Section 1 Capacity
+    to Hold Rights" before "Article 3", an EU regulation's "SECTION 2" before "Article 7"):
+    most section headings are followed by an article heading, and no section label is a
+    decimal ("Section 6.1" under "ARTICLE 6" is a contract's own sub-unit)."""
+    ranks = dict(_FIXED_RANKS)
+    kinds: list[tuple[str, str]] = []
+    for match in _KW_LINE.finditer(text):
+        word = match.group("word").lower()
+        kinds.append(("section" if word.startswith("sec") else "article", match.group("label")))
+    sections = [label for kind, label in kinds if kind == "section"]
+    articles = sum(1 for kind, _ in kinds if kind == "article")
+    if not sections or articles < 2 or any("." in label.rstrip(".") for label in sections):
+        return ranks
+    before_article = sum(1 for (kind, _), (nxt, _) in zip(kinds, kinds[1:], strict=False)
+                         if kind == "section" and nxt == "article")
+    if before_article > 0.5 * len(sections):
+        ranks["section"] = 25
+    return ranks
+
+
+def _line_caption_above(text: str, start: int) -> tuple[int, str] | None:
+    """(start, caption) of a short unpunctuated caption line, after a blank line, right above a
+    numbered unit ("Citation and commencement" above "1.—(1) ...")."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip() or line_start < 2:
+        return None
+    cap_start = text.rfind("\n", 0, line_start - 1) + 1
+    caption = text[cap_start:line_start - 1].strip()
+    if (not caption or not caption[0].isupper() or len(caption.split()) > 8 or caption[-1] in ".;,:—)"
+            or not _blank_line_before(text, cap_start) or caption.isupper() or _starts_marker(text, cap_start)):
+        return None
+    return cap_start + (len(text[cap_start:line_start]) - len(text[cap_start:line_start].lstrip())), caption
+
+
+def _caption_above(text: str, start: int) -> tuple[int, str] | None:
+    """(start, caption) of a "(Caption)" line right above the heading at `start`, if any."""
+    line_start = text.rfind("\n", 0, start) + 1
+    if text[line_start:start].strip():
+        return None
+    lookback = text.rfind("\n", 0, max(0, line_start - 1))
+    found = _CAPTION_RE.match(text, lookback + 1, line_start)
+    if not found:
+        return None
+    caption = found.group("caption").strip()
+    if len(caption.split()) > 16 or caption[-1:] in ".;,:":
+        return None
+    return found.start("caption") - 1, caption
 
 
 def unit_word(text: str, language: str) -> str:

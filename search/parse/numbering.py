@@ -13,7 +13,8 @@ from legalsearch.documents.models import StructureNode
 _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
 _ROMAN_RE = re.compile(r"^(?=[ivxlc]+$)c{0,3}(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$")
 _LATIN_SUFFIXES = ("bis", "ter", "quater", "quinquies", "sexies", "septies", "octies")
-_NUMERIC_RE = re.compile(r"^(\d+(?:\.\d+)*)(?:-?([A-Z]{1,2})|-(bis|ter|quater|quinquies|sexies|septies|octies))?$")
+_NUMERIC_RE = re.compile(
+    r"^(\d+(?:\.\d+)*)(?:-?([A-Z]{1,2}|[a-z])|-(bis|ter|quater|quinquies|sexies|septies|octies)|-(\d{1,3}))?$")
 
 KIND_ABBREVIATIONS = {"article": "art", "section": "section", "clause": "clause", "part": "part",
                       "chapter": "chapter", "schedule": "schedule", "definitions": "clause"}
@@ -43,12 +44,12 @@ def alpha_value(label: str) -> int:
 
 
 def split_numeric(label: str) -> tuple[tuple[int, ...], str] | None:
-    """Split "14.3" -> ((14, 3), ""), "21A" -> ((21,), "A"), "1-bis" -> ((1,), "bis")."""
+    """Split "14.3" -> ((14, 3), ""), "21A" -> ((21,), "A"), "1-bis" -> ((1,), "bis"), "3-2" -> ((3,), "2")."""
     match = _NUMERIC_RE.match(label)
     if not match:
         return None
     parts = tuple(int(p) for p in match.group(1).split("."))
-    return parts, (match.group(2) or match.group(3) or "")
+    return parts, (match.group(2) or match.group(3) or match.group(4) or "")
 
 
 def _suffix_rank(suffix: str) -> int:
@@ -56,6 +57,8 @@ def _suffix_rank(suffix: str) -> int:
         return 0
     if suffix in _LATIN_SUFFIXES:
         return _LATIN_SUFFIXES.index(suffix) + 1
+    if suffix.isdigit():
+        return int(suffix)  # an inserted article "3-2"
     return alpha_value(suffix)
 
 

@@ -88,13 +88,29 @@ def extract_references(text: str, language: str = "en", tree: StructureNode | No
         gives three, all with the raw text of the whole list; a range "clauses 3 to 8" gives
         3, 4, ..., 8).
     """
-    heading_starts = {n.char_start for n in tree.walk()} if tree is not None else set()
+    heading_starts = _heading_starts(text, tree) if tree is not None else set()
     refs = _extract_it(text, heading_starts) if language == "it" else _extract_en(text, heading_starts)
     if cites_others:
         refs = [dataclasses.replace(r, external=True, code=r.code or "cited document")
                 if not r.external and r.kind not in ("paragraph", "comma") else r for r in refs]
     refs.sort(key=lambda r: (r.char_start, r.char_end))
     return refs
+
+
+def _heading_starts(text: str, tree: StructureNode) -> set[int]:
+    """Where each node's heading starts; for a captioned article ("(Fundamental Principles)\n
+    Article 1") also where its "Article 1" starts, after the caption."""
+    starts = set()
+    for node in tree.walk():
+        starts.add(node.char_start)
+        if node.heading and node.heading.startswith("("):
+            close = text.find(")", node.char_start, node.char_start + 200)
+            if close > 0:
+                pos = close + 1
+                while pos < len(text) and text[pos] in " \t\n":
+                    pos += 1
+                starts.add(pos)
+    return starts
 
 
 def _extract_en(text: str, heading_starts: set[int]) -> list[CrossRef]:

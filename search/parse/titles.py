@@ -24,6 +24,8 @@ def describe_node(node: StructureNode, language: str = "en", limit: int | None =
         name = node.heading.split(":")[0].strip() if node.heading else kind.capitalize()
         return _shorten(name, limit)
     word = _heading_word(node, language, unit_name)
+    if label and " to " in label and not word.endswith("s"):
+        word += "s"  # "Articles 38 to 84 – Deleted"
     text = f"{word} {label}" if label else word
     if node.title:
         text = f"{text} – {node.title}"
@@ -51,10 +53,15 @@ def unit_name(doc_type: str | None, text: str, language: str) -> str | None:
 
 def _heading_word(node: StructureNode, language: str, name: str | None = None) -> str:
     if node.heading:
-        first = node.heading.split()[0]
-        if first.lower() in KEYWORDS or first.lower().rstrip(".") + "." in KEYWORDS:
-            low = first.lower()
-            return {"art.": "Art.", "sec.": "Sec.", "§": "§"}.get(low, low.capitalize())
+        heading = node.heading
+        if heading.startswith("(") and ")" in heading:
+            heading = heading[heading.index(")") + 1:]  # "(Caption) Article 1": the word after the caption
+        first = (heading.split() or [""])[0]
+        low = first.lower()
+        if low.endswith("s") and low[:-1] in KEYWORDS and " to " in (node.label or ""):
+            low = low[:-1]  # "Articles 38 to 84 Deleted"
+        if low in KEYWORDS or low.rstrip(".") + "." in KEYWORDS:
+            return {"art.": "Art.", "sec.": "Sec.", "§": "§", "§§": "§"}.get(low, low.capitalize())
     if name and node.kind in ("clause", "section", "definitions"):
         return name
     if node.kind in ("article", "definitions") and language == "it":

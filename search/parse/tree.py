@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from legalsearch.documents.models import StructureNode
-from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, unit_word
+from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, inline_first_paragraph, unit_word
 
 STRUCTURAL_KINDS = frozenset(
     {"part", "chapter", "article", "section", "clause", "schedule", "recitals", "definitions",
@@ -39,8 +39,11 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
         node = state.judge(match, stack)
         if node is not None:
             _attach(node, stack)
+            first = inline_first_paragraph(text, node)
+            if first is not None:
+                _attach(first, stack)
     if not root.children:
-        return _paragraph_tree(text)
+        return paragraph_tree(text)
     _add_preamble(root, text)
     return _freeze(root, text, len(text))
 
@@ -102,7 +105,8 @@ def _freeze(node: OpenNode, text: str, parent_end: int) -> StructureNode:
     return StructureNode(node.kind, node.label, node.title, node.heading, node.start, end, children)
 
 
-def _paragraph_tree(text: str) -> StructureNode:
+def paragraph_tree(text: str) -> StructureNode:
+    """The text's paragraphs (blank-line separated, else lines) under a document node."""
     separator = re.compile(r"\n[ \t]*\n\s*") if "\n\n" in text or re.search(r"\n[ \t]+\n", text) else re.compile(r"\n\s*")
     children = []
     pos = 0

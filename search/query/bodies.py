@@ -164,7 +164,11 @@ def identifier_query(refs: list[QueryRef], filters: Filters) -> dict | None:
     return identifier_clause([*should, MATCH_NONE], filter_clauses(filters))
 
 
-TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "heading_path.text"]
+TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "heading_path.text", "clause_labels"]
+"""Where a clause says its topic: its title and heading path, and the label ingest gave it
+(`search.parse.labels`, a keyword): a lexicon concept whose headings include a label name
+("double_signature_1341") finds the labelled clause whatever its heading says (an untitled
+"Ai sensi degli artt. 1341 e 1342 c.c. ..." after the signatures)."""
 
 
 def title_query(titles: list[str], filters: Filters) -> dict | None:

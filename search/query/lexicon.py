@@ -158,6 +158,13 @@ CONCEPTS: tuple[Concept, ...] = (
              r"\b(?:force majeure|act of god|beyond (?:its|their|our) (?:reasonable )?control|forza maggiore"
              r"|caso fortuito)",
              "force majeure; forza maggiore"),
+    _concept("specific_approval",
+             r"\b(?:vessator\w*|(?:firmat\w*|sottoscritt\w*) due volte|doppia (?:firma|sottoscrizione)"
+             r"|approva\w* specificamente|approvazione specifica|specific(?:ally)? approv\w*|approved specifically"
+             r"|signed twice|second signature|double signature|onerous (?:clauses|terms)|unfair terms"
+             r"|artt?\.? ?1341|1341 e 1342|1341-1342)",
+             "specific approval; approvazione specifica; clausole vessatorie; approvazione specifica delle clausole; "
+             "double_signature_1341"),
     _concept("notices",
              r"\b(?:notice\w*|notif\w*|address for|in writing|comunicazion\w*|notific\w*|pec\b)",
              "notices; comunicazioni"),

@@ -153,6 +153,15 @@ class RoutingOptions(Options):
         "title, parties, summary, opening or profile ('Consider Seeed's NDA', 'our NDA with Kestrel'; never "
         "'Does' or 'our'): the only ones routed ('only'), routed before the others ('first'), or not looked "
         "for ('off').", flat="routing_names")
+    subjects: bool = option(
+        True, "Also search the document whose subject the question asks about: the question's vector against "
+        "each document's title, type and outline (its profile; embedded once per process and cached); the best "
+        "takes one more routing place, last, when routing left it out. In a registry of at most 300 documents.",
+        flat="routing_subjects")
+    cited: bool = option(
+        True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
+        "document that carries the label and matches the question's subject best (routing's ranking) gets the "
+        "routing prior when it is the only one of its kind that carries it; every document is still searched.", flat="routing_cited")
     focus_named: bool = option(
         True, "When the question names one document ('Consider Seeed's NDA; does it allow copies?'), search "
         "inside it without the clause that names it ('does it allow copies?').", flat="focus_named")
@@ -243,6 +252,10 @@ class SearchRequest(BaseModel):
         DEFAULT_ABSTAIN, "not_found when no retrieved hit's relevance (the calibrated probability that it answers "
         "the question) reaches this; the hits are still returned, and `context` adds nothing to the prompt. 0 "
         "turns abstention off.", cli="--abstain", metavar="P", ge=0.0, le=1.0)
+    highlight: bool = option(
+        False, "Mark the words of each hit that matched the question: OpenSearch `highlight` on the chunk text "
+        "(English or Italian analysis by the passage's language); `highlights` gives their offsets in `text`.",
+        cli="--highlight/--no-highlight")
     filters: Filters = Filters()
     fusion: FusionOptions = FusionOptions()
     routing: RoutingOptions = RoutingOptions()
@@ -283,7 +296,7 @@ class SearchRequest(BaseModel):
         return SearchRequest.model_validate({**self.flat(), "query": self.query, **options})
 
 
-TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding", "abstain")
+TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding", "highlight", "abstain")
 """The options that sit on the request itself, outside any group."""
 
 
@@ -373,6 +386,9 @@ class Hit(BaseModel):
         None, description="the engine's fused relevance score after the routing and current-text priors (min-max "
         "units in the default hybrid search, BM25 or k-NN scores in those modes); None for a passage that "
         "cross-reference or definition expansion added (via xref:... / definition:...), which was not retrieved")
+    highlights: list[tuple[int, int]] = Field(
+        [], description="with `highlight`: the [start, end) offsets in `text` of the words that matched the question "
+        "(OpenSearch highlight; function words left out); empty otherwise")
     rerank_score: float | None = Field(
         None, description="the reranker's own score, when one ran over this hit (the top rerank_depth); with "
         "rerank_weight below 1 the order follows the blend, so these need not descend; None otherwise")
@@ -408,7 +424,7 @@ CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
-        "rerank_score", "relevance"}},
+        "rerank_score", "highlights", "relevance"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }

@@ -150,6 +150,36 @@ def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...
     return _resorted(ranked, bonus)
 
 
+def cited_prior_docs(ranked: list[str], carrying: dict[str, str]) -> list[str]:
+    """The documents that get the routing prior for a cited section of no named document:
+    `ranked` is routing's order by the question's subject, `carrying` the documents (doc_key ->
+    doc_type) that hold a cited label. The document routing ranks first (its versions that carry
+    the label, in routing's order), when it carries the label and is the only document of its
+    kind that does:
+
+    * a statute's section 21 against "21. Notices" of three NDAs and an MSA is a choice of
+      subject, which routing makes well;
+    * where routing's first document does not carry the label, the question is about that
+      document and cites a section of another ("How does our internal note use the data
+      protection cap to get around clause 14.3?"): no prior (the note's paragraph fell from 5th
+      out of the top 10 when the MSA, which carries 14.3, got it; sample gold set);
+    * "art. 5" of two Italian contracts is a choice between look-alikes, which the label and the
+      question's words make better than a ranking by title and summary (the supply contract's
+      art. 5 fell from 1st to 3rd when the prior chose; sample gold set).
+
+    None otherwise."""
+    if not ranked:
+        return []
+    doc_id = ranked[0].rsplit(":", 1)[0]
+    versions = [key for key in ranked if key in carrying and key.rsplit(":", 1)[0] == doc_id]
+    if not versions:
+        return []
+    kind = carrying[versions[0]]
+    if any(t == kind and key.rsplit(":", 1)[0] != doc_id for key, t in carrying.items()):
+        return []
+    return versions
+
+
 def min_max_fused(req: SearchRequest) -> bool:
     """Whether the fused scores are min-max units (hybrid, normalization fusion), where a prior of
     0.5 means half the score range."""
@@ -189,6 +219,40 @@ def apply_current_prior(ranked: list[tuple[dict, float]], current: tuple[str, fl
         return ranked
     today, weight = current
     return _resorted(ranked, lambda src: -weight if not_in_force(src, today) else 0.0)
+
+
+# ----------------------------------------------------------------- what documents are about
+
+MAX_SUBJECT_DOCS = 300
+"""The subject list of routing (`SearchService.subject_ranking`) reads every document's profile
+the caller may see in one request and compares them in Python: up to this many documents (a
+larger registry is ranked without it)."""
+
+
+def subject_text(source: dict) -> str:
+    """What a document is about, as the subject list embeds it: its title, its type and its
+    profile (the type's names in both languages, the headings of its units, its purpose; see
+    search.summarize.profile). The document vector of the registry embeds the title, parties and
+    summary, which name a document ("Mutual NDA - Acme / Globex") but rarely say what it covers:
+    "Can my child sign up for the app?" reads nothing of a privacy notice's "Children" section
+    there, nor "deposit rules before a section 21 notice" of a Housing Act's "Tenancy deposit
+    requirements"."""
+    parts = [source.get("title") or "", (source.get("doc_type") or "").replace("_", " "), source.get("profile") or ""]
+    return "\n".join(p for p in parts if p)
+
+
+def with_subject(routed: list[str], subjects: list[str]) -> list[str]:
+    """Routing's documents, and after them the first document of the subject list when routing
+    left it out: one more place, last (the smallest routing prior), so that the document the
+    question's subject points to is always searched, and routing's own places, which the engine's
+    lists and the names decide, are never taken from it. (As a list of the rank fusion, in full or
+    at half share, the subject list took routing places from the right document: a document's
+    outline also lists the clause topics every contract has, "Disputes", "Law and forum", so
+    "Which court handles disputes under the warehouse lease?" ranked the distribution agreement's
+    outline first; measured on the round-3 gold set, docs/results.md.)"""
+    if not subjects or subjects[0] in routed:
+        return list(routed)
+    return [*routed, subjects[0]]
 
 
 # ----------------------------------------------------------------- documents the question names

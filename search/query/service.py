@@ -13,12 +13,14 @@ import sys
 import time
 from datetime import date
 
+import numpy as np
 from legalsearch.config import Settings
-from legalsearch.embed import Embedders, EmbeddingCache
+from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
 from legalsearch.query import bodies, cite, expand, lexicon, relevance
 from legalsearch.query import context as ctx
+from legalsearch.query import highlight as highlighting
 from legalsearch.query.fusion import (
     FusionPipelines,
     normalization_pipeline_body,
@@ -32,20 +34,25 @@ from legalsearch.query.log import RetrievalLog
 from legalsearch.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchRequest, SearchResponse
 from legalsearch.query.plan import (
     MAX_QUERY_REFS,
+    MAX_SUBJECT_DOCS,
     SearchPlan,
     apply_current_prior,
     apply_routing_prior,
     bm25_text,
     candidate_size,
+    cited_prior_docs,
     current_prior,
     effective_routing,
     focus_question,
+    function_words,
     merge_named,
     naming_words,
     needs_vector,
     not_in_force,
     question_words,
     routing_prior,
+    subject_text,
+    with_subject,
     written_like_names,
 )
 from legalsearch.query.rerank import Rerankers, rerank
@@ -74,13 +81,14 @@ class SearchService:
         self.embedders = embedders
         # who each search runs for: settings.user (an end user verified by the security plugin)
         # or the store's own identity; it decides the ACL groups of every sub-query
-        self.authenticator = Authenticator(store, settings.user, settings.password)
+        self.authenticator = Authenticator(store, settings.user, settings.password, settings.token)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
         self._walls: dict[tuple[str, str], tuple[list[walls.Wall], float]] = {}
         self._rerankers: Rerankers | None = None
         self._languages: dict[str, tuple[list[str], float]] = {}
+        self._subjects: dict[tuple[str, str], object] = {}  # (embedder cache key, subject text) -> vector
 
     def target(self, index: str) -> tuple[str, str, dict]:
         """(chunks index, docs index, meta) of the generation behind `index`'s aliases, looked up
@@ -198,6 +206,13 @@ class SearchService:
             elif routing == "boost":
                 boost = routed
             # "prior": nothing restricted, the routing prior re-ranks the fused list (run)
+        if routing == "off" and req.routing.mode == "auto" and req.routing.cited and refs and not routed \
+                and routing_prior(req, "prior", ("",)):  # the prior is its only effect
+            t = time.perf_counter()
+            routed = tuple(self.cited_route(req, vector, filters, model_id, text, chunks_index, docs_index, refs))
+            timings["routing"] = timings.get("routing", 0.0) + _ms(t)
+            if routed:
+                routing = "prior"
 
         prior = routing_prior(req, routing, routed)
         focused = None
@@ -255,13 +270,69 @@ class SearchService:
                                          normalization_pipeline_body("min_max", weights))
         else:
             name = self.pipelines.ensure(rrf_pipeline_name(req.fusion.rank_constant), rrf_pipeline_body(req.fusion.rank_constant))
+        words, named = [], []
+        if req.routing.names != "off":
+            words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
+            if named and req.routing.names == "only":  # the named documents alone: no ranking to run
+                return merge_named(named, [], req.routing.docs, "only"), words
         result = self.store.search(docs_index, body, pipeline=name)
-        routed = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
+        # and the document the question's subject points to, one place more when routing left it out
+        routed = with_subject([h["_source"]["doc_key"] for h in result["hits"]["hits"]],
+                              self.subject_ranking(req, vector, filters, docs_index, 1))
         if req.routing.names == "off":
             return routed, []
-        words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
-        return merge_named(named, routed, size if not named else req.routing.docs, req.routing.names), \
+        return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
             words if named else []
+
+    def cited_route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None, text: str,
+                    chunks_index: str, docs_index: str, refs) -> list[str]:
+        """For a question that cites a section of its own document and names none ("Which deposit
+        rules must a landlord have complied with before serving a section 21 notice?"): the
+        document, of those that carry a cited label, whose subject the question asks about, for the
+        routing prior (`plan.cited_prior_docs`: routing's ranking, names off, decides between kinds
+        of document, never between documents of one kind). Every document is still searched (the
+        label decides where to look, `effective_routing`), but "21. Notices" of three NDAs no longer
+        outranks the statute's section 21 when the question's subject is the statute's."""
+        labels = [r.label for r in refs if not r.external]
+        if not labels:
+            return []
+        body = {"size": 0, "query": {"bool": {"filter": [*bodies.filter_clauses(filters),
+                                                         {"terms": {"section": labels}}]}},
+                "aggs": {"docs": {"terms": {"field": "doc_key", "size": 200},
+                                  "aggs": {"type": {"terms": {"field": "doc_type", "size": 1}}}}}}
+        buckets = self.store.search(chunks_index, body)["aggregations"]["docs"]["buckets"]
+        carrying = {b["key"]: (b["type"]["buckets"][0]["key"] if b["type"]["buckets"] else "") for b in buckets}
+        if not carrying:
+            return []
+        ranked, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
+                               vector, filters, model_id, text, docs_index, refs)
+        return cited_prior_docs(ranked, carrying)
+
+    def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int) -> list[str]:
+        """The documents the caller may see, best first by what they are about (plan.subject_text:
+        title, type, profile) against the question's vector; `size` of them. One request for the
+        profiles; each profile is embedded once per process (and cached on disk across processes).
+        Empty when off, when the engine embeds the question (no vector here), or when the registry
+        holds more than MAX_SUBJECT_DOCS documents for these filters."""
+        if not req.routing.subjects or vector is None:
+            return []
+        hits = self.store.search(docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type",
+                                                                                       "profile"],
+                                              "query": {"bool": {"filter": bodies.filter_clauses(filters)}}})
+        hits = hits["hits"]["hits"]
+        if not hits or len(hits) > MAX_SUBJECT_DOCS:
+            return []
+        embedder = self.embedders.for_query(self.target(req.index)[2])
+        texts = [subject_text(h["_source"]) for h in hits]
+        missing = list(dict.fromkeys(t for t in texts if (embedder.cache_key, t) not in self._subjects))
+        if missing:
+            cache = EmbeddingCache(self.settings.cache_dir / "embeddings.sqlite")
+            for text, row in zip(missing, embed_with_cache(embedder, missing, cache), strict=True):
+                self._subjects[(embedder.cache_key, text)] = row
+        q = np.asarray(vector, dtype=np.float32)
+        scores = [float(np.dot(q, self._subjects[(embedder.cache_key, t)])) for t in texts]
+        order = sorted(range(len(hits)), key=lambda i: -scores[i])
+        return [hits[i]["_source"]["doc_key"] for i in order[:size]]
 
     def doc_languages(self, docs_index: str) -> list[str]:
         """The languages of the documents in a registry, most documents first (at most
@@ -423,6 +494,10 @@ class SearchService:
 
         fused_scores = {src["chunk_id"]: score for src, score in fused}
         hits = [_hit(rank, src, via, fused_scores, scores) for rank, (src, via) in enumerate(expansion.ordered, start=1)]
+        if req.highlight and hits:
+            t = time.perf_counter()
+            hits = self.highlight(plan, [src for src, _ in expansion.ordered], hits)
+            timings["highlight"] = _ms(t)
         if req.filters.as_of is None:
             notes += old_text_note(hits, today())
         hits, abstained = self.with_relevance(req, plan, hits, [src for src, _ in expansion.ordered], timings, notes)
@@ -442,6 +517,13 @@ class SearchService:
             except LegalSearchError as e:  # the log must never fail a search
                 log.warning("retrieval log not written: %s", e)
         return response
+
+    def highlight(self, plan: SearchPlan, sources: list[dict], hits: list[Hit]) -> list[Hit]:
+        """`hits` with the offsets of their words that matched the question (legalsearch.query.highlight),
+        read from the indices the search read."""
+        query = highlighting.highlight_query(plan.kinds, plan.body, plan.request.query)
+        found = highlighting.highlights(self.store, plan.index, sources, query, function_words())
+        return [h.model_copy(update={"highlights": found.get(h.chunk_id, [])}) for h in hits]
 
     # ----------------------------------------------------------------- relevance
 

@@ -44,7 +44,7 @@ from legalsearch.security.roles import (
     WALLED_DOCS_PATTERN,
     roles,
 )
-from legalsearch.security.secrets import Secrets, ensure_secrets
+from legalsearch.security.secrets import Secrets, ensure_secrets, secrets_of
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +137,13 @@ def audit_config(log_index: str) -> dict:
     }
 
 
+def on_behalf_of(found: Secrets) -> dict:
+    """config.yml `on_behalf_of`: the node issues and verifies bearer tokens for its users
+    (`POST /_plugins/_security/api/generateonbehalfoftoken`, at most 5 minutes each; the search
+    service takes them, docs/service.md), with the keys of the secrets folder."""
+    return {"enabled": True, **found.token_keys()}
+
+
 def _meta(kind: str) -> dict:
     return {"_meta": {"type": kind, "config_version": 2}}
 
@@ -162,6 +169,7 @@ def security_files(found: Secrets, log_index: str, existing: dict | None = None)
             }},
             "authz": {},
             "auth_failure_listeners": auth_failure_listeners(),
+            "on_behalf_of": on_behalf_of(found),
         }}},
         "audit.yml": _meta("audit") | {"config": audit_config(log_index)},
         "internal_users.yml": _meta("internalusers") | {
@@ -304,6 +312,16 @@ def _bootstrap_audit_and_limits(settings: Settings, url: str) -> list[str]:
                     "audit log on", status, current.get("message") or current.get("reason") or current)
     status, current = _request(settings, url, "GET", f"{api}/securityconfig")
     dynamic = ((current.get("config") or {}).get("dynamic") or {}) if status == 200 else {}
+    tokens = secrets_of(settings)
+    if status == 200 and tokens is not None and tokens.token_keys_file.is_file() and not covers(
+            dynamic.get("on_behalf_of") or {}, {"enabled": True}):
+        status_obo, body = _request(settings, url, "PATCH", f"{api}/securityconfig", [
+            {"op": "add", "path": "/config/dynamic/on_behalf_of", "value": on_behalf_of(tokens)}])
+        if status_obo < 300:
+            changed.append("bearer tokens")
+        else:
+            log.warning("the node refused the bearer-token configuration (HTTP %s: %s)", status_obo,
+                        body.get("message") or body.get("reason") or body)
     listeners = auth_failure_listeners()
     if status == 200 and not covers(dynamic.get("auth_failure_listeners") or {}, listeners):
         status, body = _request(settings, url, "PATCH", f"{api}/securityconfig", [

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from legalsearch.errors import SecurityError, warn_once
-from legalsearch.security.roles import READER_ROLE, SERVICE_ROLE
+from legalsearch.security.roles import GROUP_ROLE_PREFIX, READER_ROLE, SERVICE_ROLE
 from pydantic import SecretStr
 
 if TYPE_CHECKING:
@@ -65,13 +65,17 @@ class Principal:
 class Authenticator:
     """Resolves the Principal of each search made through one Store (the service's connection)."""
 
-    def __init__(self, store: Store, user: str | None = None, password: SecretStr | None = None):
+    def __init__(self, store: Store, user: str | None = None, password: SecretStr | None = None,
+                 token: SecretStr | None = None):
         self.store = store
         self.user = user
         self.password = password
+        self.token = token
         self._own: Principal | None = None
 
     def principal(self) -> Principal:
+        if self.token is not None:
+            return self._bearer()
         if self.user:
             return self._end_user()
         if self._own is None:
@@ -87,12 +91,28 @@ class Authenticator:
             raise SecurityError(
                 f"cannot authenticate user {self.user!r}: the cluster at {self.store.url} has no security plugin. "
                 "Drop --user / LEGALSEARCH_USER (ACL is then enforced only by this client), or use a secured cluster")
+        return self._reader(info, self.user)
+
+    def _bearer(self) -> Principal:
+        """The user of a bearer token the node issued (an on-behalf-of token), verified by the node on
+        every search. Such a token carries the user's roles, not its backend roles: the groups are
+        those whose walls role the node granted it (`legalsearch_acl_<group>`), which are all the
+        groups that have any walled text to read."""
+        info = self.store.authinfo(bearer=self.token.get_secret_value() if self.token else "")
+        if info is None:
+            raise SecurityError(f"cannot verify a bearer token: the cluster at {self.store.url} has no security plugin")
+        granted = {r.removeprefix(GROUP_ROLE_PREFIX) for r in info.get("roles") or () if r.startswith(GROUP_ROLE_PREFIX)}
+        info = {**info, "backend_roles": sorted(set(info.get("backend_roles") or ()) | granted)}
+        return self._reader(info, info.get("user_name"))
+
+    def _reader(self, info: dict, asked: str | None) -> Principal:
+        """The principal of an end user the node verified (its authinfo): a reader, or the admin."""
         roles = set(info.get("roles") or ())
         if roles & UNRESTRICTED_ROLES:
             return Principal(info.get("user_name"), None)
         if READER_ROLE not in roles:
             raise SecurityError(
-                f"user {info.get('user_name') or self.user!r} may not search: it does not hold the {READER_ROLE} role "
+                f"user {info.get('user_name') or asked!r} may not search: it does not hold the {READER_ROLE} role "
                 f"(its roles: {', '.join(sorted(roles)) or 'none'}). Grant it with `legalsearch users add NAME --role "
                 "reader` or search as a reader")
         return Principal(info.get("user_name"), tuple(sorted(info.get("backend_roles") or ())))

@@ -19,7 +19,9 @@ SERVICE_USER = "legalsearch-service"
 READER_ROLE = "legalsearch_reader"
 SERVICE_ROLE = "legalsearch_service"
 AUDITOR_ROLE = "legalsearch_auditor"
-ROLES_VERSION = "v3"  # bump when a role body changes: `bootstrap` then rewrites it on every node
+GROUP_ROLE_PREFIX = "legalsearch_acl_"
+"""The role of each ACL group's walls is this prefix + the group (legalsearch.index.walls)."""
+ROLES_VERSION = "v4"  # bump when a role body changes: `bootstrap` then rewrites it on every node
 PLUGIN = "opensearch-security"
 CHUNK_PATTERN = "*--chunks-v*"
 # The plugin's audit log (search.security.plugin.audit_config): one index a day, read by the
@@ -49,7 +51,9 @@ def roles(log_index: str) -> dict[str, dict]:
         READER_ROLE: {
             "description": f"legalsearch {ROLES_VERSION}: end user; chunks and docs under ACL document-level "
                            "security; no retrieval log",
-            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get", ML_PREDICT],
+            # security:obo/create: a reader may ask the node for a bearer token of its own (docs/service.md)
+            "cluster_permissions": ["cluster_composite_ops_ro", "cluster:admin/search/pipeline/get", ML_PREDICT,
+                                    "security:obo/create"],
             "index_permissions": [{
                 "index_patterns": [CHUNK_PATTERN, DOCS_PATTERN],
                 "dls": READER_DLS,

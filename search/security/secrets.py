@@ -10,6 +10,8 @@ the node home (which is chowned to the node's system user). Made once and kept (
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import secrets
 import string
@@ -42,6 +44,14 @@ class Secrets:
     def salt_file(self) -> Path:
         return self.folder / "compliance-salt"
 
+    @property
+    def token_keys_file(self) -> Path:
+        """The keys of the node's on-behalf-of tokens (JSON: signing_key, encryption_key; base64)."""
+        return self.folder / "token-keys.json"
+
+    def token_keys(self) -> dict[str, str]:
+        return json.loads(self.token_keys_file.read_text())
+
     def admin_password(self) -> str:
         return self.admin_password_file.read_text().strip()
 
@@ -63,6 +73,13 @@ def write_secret(path: Path, value: str) -> None:
     pki.write_private(path, (value + "\n").encode())
 
 
+def _token_keys() -> str:
+    """New on-behalf-of token keys: a 512-bit HMAC signing key (HS512) and a 128-bit key that
+    encrypts the roles inside a token."""
+    return json.dumps({"signing_key": base64.b64encode(secrets.token_bytes(64)).decode(),
+                       "encryption_key": base64.b64encode(secrets.token_bytes(16)).decode()})
+
+
 def ensure_secrets(settings: Settings) -> Secrets:
     """Create (or keep) the CA, certificates, passwords and salt of the local node."""
     folder = settings.node_secrets
@@ -74,7 +91,8 @@ def ensure_secrets(settings: Settings) -> Secrets:
     found = Secrets(folder)
     pki.ensure_pki(folder)
     for path, make in ((found.admin_password_file, make_password), (found.service_password_file, make_password),
-                       (found.salt_file, lambda: secrets.token_hex(8))):
+                       (found.salt_file, lambda: secrets.token_hex(8)),
+                       (found.token_keys_file, _token_keys)):
         if not path.is_file() or not path.read_text().strip():
             write_secret(path, make())
     return found

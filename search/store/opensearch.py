@@ -50,6 +50,7 @@ from legalsearch.errors import (  # noqa: E402
     ModelError,
     NodeError,
     PermissionDeniedError,
+    SecurityError,
     StoreError,
     TLSError,
 )
@@ -114,13 +115,20 @@ class Connection:
         return f"user {self.user!r}" if self.user else "an anonymous client"
 
 
+POOL_MAXSIZE = 32
+"""Connections kept open per node (the service's 16 workers and the CLI's own calls fit)."""
+
+
 def _client(conn: Connection, timeout: float) -> OpenSearch:
     # Several hosts: a request that cannot reach one node (refused, reset) is sent to the next.
     # A timeout is not retried: it means a frozen or overloaded node, and a retry would multiply
     # the wait (and the load) instead of failing within the configured timeout.
     hosts = conn.url.split(",")
+    # pool_maxsize: connections kept per node. urllib3's default keeps one, so concurrent searches over one
+    # Store (the search service shares one for every user) opened and threw away a TLS connection each
+    # (benchmarks/load.py --service counted 24-40 discarded over 25-44 searches at 8 clients)
     kwargs: dict[str, Any] = {"hosts": hosts, "timeout": timeout, "max_retries": max(2, len(hosts)),
-                              "retry_on_timeout": False}
+                              "retry_on_timeout": False, "pool_maxsize": POOL_MAXSIZE}
     if conn.user and conn.password is not None:
         kwargs["http_auth"] = (conn.user, conn.password)
     if conn.url.startswith("https"):
@@ -525,14 +533,21 @@ class OpenSearchStore:
 
     # ----------------------------------------------------------------- security plugin
 
-    def authinfo(self, credentials: tuple[str, str] | None = None) -> dict | None:
+    def authinfo(self, credentials: tuple[str, str] | None = None, bearer: str | None = None) -> dict | None:
         """Who the node says the caller is (user_name, backend_roles, roles), checking `credentials`
-        (an end user's) instead of the Store's own when given; None when the cluster has no
-        security plugin. A wrong password raises AuthenticationError."""
-        headers = basic_auth_header(*credentials) if credentials else None
+        (an end user's) or a `bearer` token the node issued instead of the Store's own when given;
+        None when the cluster has no security plugin. A wrong password or a token the node does not
+        accept (expired, altered, another cluster's) raises AuthenticationError."""
+        headers = basic_auth_header(*credentials) if credentials else {"Authorization": f"Bearer {bearer}"} if bearer \
+            else None
         try:
             return self.client.transport.perform_request("GET", "/_plugins/_security/authinfo", headers=headers)
         except AuthenticationException as e:
+            if bearer and not credentials:
+                raise AuthenticationError(
+                    f"OpenSearch at {self.url} did not accept the bearer token (HTTP 401: expired, altered, or issued "
+                    "by another cluster). Ask the node for a new one (POST /v1/token of the search service, or "
+                    "POST /_plugins/_security/api/generateonbehalfoftoken as the user)") from e
             who = f"user {credentials[0]!r}" if credentials else self.connection.who
             # name the variables the refused password came from: the end user's, or the connection's
             where = "LEGALSEARCH_USER / LEGALSEARCH_PASSWORD" if credentials else (
@@ -547,6 +562,29 @@ class OpenSearchStore:
             if e.status_code in (400, 404) and not isinstance(e, OSConnectionError):
                 return None  # "no handler found for uri [/_plugins/_security/authinfo]": no security plugin
             return self._call("check the caller's identity", _reraise, e)
+
+    def issue_token(self, credentials: tuple[str, str], seconds: int, description: str) -> dict:
+        """A bearer token of the node's for the user of `credentials` (the security plugin's
+        on-behalf-of token): {"user", "authenticationToken", "durationSeconds"}. A wrong password
+        raises AuthenticationError; a node that issues none, SecurityError."""
+        try:
+            return self.client.transport.perform_request(
+                "POST", "/_plugins/_security/api/generateonbehalfoftoken", headers=basic_auth_header(*credentials),
+                body={"description": description, "durationSeconds": str(seconds)})
+        except AuthenticationException as e:
+            reason = str(getattr(e, "info", "") or e)
+            if "permissions" in reason:
+                raise SecurityError(f"user {credentials[0]!r} may not ask for a bearer token: it needs the "
+                                    "security:obo/create permission (the reader role has it)") from e
+            raise AuthenticationError(
+                f"OpenSearch at {self.url} did not accept the password of user {credentials[0]!r} (HTTP 401: wrong "
+                "password or unknown user)") from e
+        except TransportError as e:
+            if e.status_code in (400, 404, 500, 501) and not isinstance(e, OSConnectionError):
+                raise SecurityError(f"OpenSearch at {self.url} issues no bearer tokens (HTTP {e.status_code}: "
+                                    f"{getattr(e, 'error', e)}): its security configuration has no on_behalf_of "
+                                    "section (the local node's has one; docs/service.md)") from e
+            return self._call("issue a bearer token", _reraise, e)
 
     def security_api(self, what: str, method: str, path: str, body: Any = None, missing: Any = _RAISE) -> Any:
         """One call to the security plugin's REST API (`/_plugins/_security/api/<path>`).

@@ -7,6 +7,7 @@ Endpoints (docs/service.md)
     GET  /v1/documents/{doc_id} DocumentView: one version's text with its passages' offsets
                                 (?version=, ?chunk_id= to open at a passage, ?index=, ?group=)
     GET  /v1/indices            the indices (names only for a caller restricted to its groups)
+    POST /v1/token              a bearer token for the caller's user (HTTP basic in, at most 300 s)
     GET  /healthz, /readyz      the process answers; the node answers
     GET  /openapi.json, /docs   the OpenAPI document (FastAPI's)
     GET  /                      the web page (static/: plain HTML + JavaScript over the endpoints above)
@@ -17,10 +18,10 @@ name, the CLI's `--set`) and any request option by its flat or grouped name (`as
 `LegalSearch.request`, the one definition every surface uses: there is no second request model,
 and a bad option is the CLI's one-line message.
 
-Who asks: HTTP basic credentials of a user of the node, verified by the security plugin on every
-request (`LegalSearch.as_user`, as `--user` does): the user's groups decide every sub-query, a
-`groups` option only narrows them. Bearer tokens are refused with a clear 401: the security
-plugin's authinfo verifies only the passwords of its internal users here.
+Who asks: HTTP basic credentials of a user of the node, or a bearer token the node issued to one
+(`POST /v1/token`: the security plugin's on-behalf-of token), verified by the security plugin on
+every request (`LegalSearch.as_user` / `as_bearer`, as `--user` does): the user's groups decide
+every sub-query, a `groups` option only narrows them.
 
 Limits: a bounded body (413), a per-request timeout (504; the engine call it abandons still
 finishes in its worker and holds the caller's slot until then), a per-user limit of requests in
@@ -122,32 +123,54 @@ def problem_of(error: Exception) -> Problem:
     return Problem(500, "internal-error", "Internal error", "the service failed; its log says why")
 
 
-def credentials(header: str | None) -> tuple[str, str]:
-    """(user, password) of an `Authorization: Basic` header.
+@dataclass(frozen=True)
+class Caller:
+    """Who a request says it is: a user and password (HTTP basic) or a bearer token the node
+    issued; `name` is the user name it claims (a token's `sub`, read unverified: only for the
+    per-user limit and the access log; the node verifies the token before any search)."""
+
+    name: str
+    password: str | None = None
+    token: str | None = None
+
+
+def _claimed_user(token: str) -> str:
+    try:
+        payload = token.split(".")[1]
+        claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        return str(claims.get("sub") or "bearer")
+    except (IndexError, ValueError, UnicodeDecodeError, AttributeError):
+        return "bearer"
+
+
+def credentials(header: str | None) -> Caller:
+    """The caller of an `Authorization: Basic` or `Authorization: Bearer` header.
 
     Raises:
-        Problem: 401 for a missing, malformed or bearer header.
+        Problem: 401 for a missing or malformed header.
     """
     if not header:
         raise Problem(401, "unauthenticated", "Login required",
-                      "log in: send the user name and password of a user of the node (HTTP basic)",
-                      {"WWW-Authenticate": REALM})
+                      "log in: send the user name and password of a user of the node (HTTP basic), or a bearer token "
+                      "the node issued (POST /v1/token)", {"WWW-Authenticate": REALM})
     scheme, _, value = header.strip().partition(" ")
     if scheme.lower() == "bearer":
-        raise Problem(401, "unauthenticated", "Login required",
-                      "bearer tokens are not accepted: the node's security plugin verifies the passwords of its users "
-                      "here; send HTTP basic credentials", {"WWW-Authenticate": REALM})
+        token = value.strip()
+        if not token or token.count(".") != 2:
+            raise Problem(401, "unauthenticated", "Login required", "malformed bearer token: expected the JWT the "
+                          "node issued (POST /v1/token)", {"WWW-Authenticate": REALM})
+        return Caller(_claimed_user(token), token=token)
     try:
         if scheme.lower() != "basic":
             raise ValueError(scheme)
         user, sep, password = base64.b64decode(value.strip(), validate=True).decode("utf-8").partition(":")
     except (ValueError, binascii.Error, UnicodeDecodeError):
         raise Problem(401, "unauthenticated", "Login required", "malformed Authorization header: expected "
-                      "'Basic base64(user:password)'", {"WWW-Authenticate": REALM}) from None
+                      "'Basic base64(user:password)' or 'Bearer TOKEN'", {"WWW-Authenticate": REALM}) from None
     if not sep or not user:
         raise Problem(401, "unauthenticated", "Login required", "malformed Authorization header: expected "
-                      "'Basic base64(user:password)'", {"WWW-Authenticate": REALM})
-    return user, password
+                      "'Basic base64(user:password)' or 'Bearer TOKEN'", {"WWW-Authenticate": REALM})
+    return Caller(user, password=password)
 
 
 class Clients:
@@ -162,14 +185,16 @@ class Clients:
         self._clients: OrderedDict[tuple[str, str], LegalSearch] = OrderedDict()
         self._service_store = base.search_store if base.search_store is not base.store else None
 
-    def get(self, user: str, password: str) -> LegalSearch:
-        key = (user, hashlib.sha256(password.encode("utf-8")).hexdigest())
+    def get(self, caller: Caller) -> LegalSearch:
+        secret = caller.token if caller.token is not None else caller.password or ""
+        key = ("bearer" if caller.token is not None else caller.name, hashlib.sha256(secret.encode("utf-8")).hexdigest())
         with self._lock:
             found = self._clients.get(key)
             if found is not None:
                 self._clients.move_to_end(key)
                 return found
-            client = self.base.as_user(user, password)
+            client = self.base.as_bearer(caller.token) if caller.token is not None else \
+                self.base.as_user(caller.name, caller.password or "")
             if self._service_store is None:
                 self._service_store = client.search_store
             client.search_store = self._service_store  # one connection pool for every user's searches
@@ -293,6 +318,11 @@ def _body_schema() -> tuple[dict, dict]:
     return body, defs
 
 
+def loop_run(pool: ThreadPoolExecutor, work: Callable[[], Any]) -> Any:
+    """`work()` in the pool, awaitable."""
+    return asyncio.get_running_loop().run_in_executor(pool, work)
+
+
 def create_app(client: LegalSearch, limits: Limits | None = None) -> FastAPI:
     """The service over `client` (its settings choose the node: OPENSEARCH_URL, or the local one)."""
     limits = limits or Limits()
@@ -307,12 +337,13 @@ def create_app(client: LegalSearch, limits: Limits | None = None) -> FastAPI:
     async def run(request: Request, work: Callable[[LegalSearch], Any]) -> Any:
         """`work(client for the verified caller)` in a worker thread, under the caller's slot and
         the per-request timeout."""
-        user, password = credentials(request.headers.get("authorization"))
+        caller = credentials(request.headers.get("authorization"))
+        user = caller.name
         request.state.user = user
         slots.take(user)
         loop = asyncio.get_running_loop()
         try:
-            future = loop.run_in_executor(pool, lambda: work(clients.get(user, password)))
+            future = loop.run_in_executor(pool, lambda: work(clients.get(caller)))
         except BaseException:
             slots.give(user)
             raise
@@ -449,6 +480,29 @@ def create_app(client: LegalSearch, limits: Limits | None = None) -> FastAPI:
             return [{"name": r["name"], "embedder": r.get("embedder")} for r in rows]
 
         return _json(await run(request, work))
+
+    @app.post("/v1/token", tags=["login"], responses={200: {"description": "A bearer token of the node's: "
+                                                               "{user, token, expires_in}"}, **errors})
+    async def token(request: Request, seconds: int = Query(default=300, ge=1, le=300)) -> Response:  # noqa: B008
+        """A bearer token for the user of these HTTP basic credentials, issued by the node's security
+        plugin (an on-behalf-of token, at most 300 seconds); send it as `Authorization: Bearer TOKEN`
+        instead of the password until it expires."""
+        caller = credentials(request.headers.get("authorization"))
+        if caller.token is not None:
+            raise Problem(400, "bad-credentials", "Password required", "a bearer token is issued for a user name and "
+                          "password (HTTP basic), not for another token")
+        request.state.user = caller.name
+        slots.take(caller.name)
+        try:
+            found = await asyncio.wait_for(loop_run(pool, lambda: client.issue_token(
+                caller.name, caller.password or "", seconds)), limits.timeout_s)
+        except TimeoutError:
+            raise Problem(504, "timeout", "Request timed out", "the node did not issue a token in time") from None
+        except LegalSearchError as e:
+            raise problem_of(e) from e
+        finally:
+            slots.give(caller.name)
+        return _json(found)
 
     @app.get("/healthz", tags=["health"])
     async def healthz() -> dict:

@@ -99,7 +99,7 @@ def test_demo_questions_through_raw_opensearch_py_equal_the_cli(raw, engine, sam
             # the request without them
             result = cli(monkeypatch, opensearch_url, "search", question, "--index", index, "-k", "10", "--no-xrefs",
                          "--json", "--embedding", embedding, "--title-weight", "0", "--routing-prior", "0",
-                         "--routing-names", "off", "--current-prior", "0", "--no-routing-languages", *options)
+                         "--routing-names", "off", "--current-prior", "0", "--no-routing-languages", "--no-routing-subjects", *options)
             assert result.exit_code == 0, result.output
             answer = json.loads(result.output)
             assert ids(found) == [h["chunk_id"] for h in answer["hits"]], (title, embedding)

@@ -6,7 +6,9 @@ checks that it exits 0 and prints the lines it says it prints; never a figure or
 - Without the node: survey.py and summarizers.py (`--names opening`) on samples/corpus;
   embedding.py (16 chunks of the document one privacy_qa question cites, that question, minilm).
 - On the local node, a uuid-named index of the three sample NDAs (e5) and a gold file of three
-  of their questions: load.py (2 clients, 8 searches), cluster_answers.py (the node against
+  of their questions: load.py (2 clients, 8 searches; and --service: `legalsearch serve` started
+  by it against direct Python, 1 and 2 clients for a second each, two users of one request in
+  flight each, removed afterwards), cluster_answers.py (the node against
   itself), query_latency.py (2 questions), dls_bool_quality.py (after `pipelines install`),
   startup.py (one round), fit_relevance.py (those questions and four off-topic ones); ingest_throughput.py (one privacy_qa document, kept) and
   oracle_ranking.py on the index it kept.
@@ -31,6 +33,7 @@ import re
 import subprocess
 import sys
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -140,6 +143,26 @@ def test_load(nda_index, small_gold, node_env):
               env=node_env)
     assert re.search(r"8 searches, 2 clients, .* errors 0", out), out
     assert "p50 by mode:" in out
+
+
+def test_load_service(nda_index, small_gold, node_env, store):
+    from legalsearch.security import admin
+
+    prefix = f"load-test-{uuid.uuid4().hex[:6]}"
+    try:
+        out = run("load.py", "--service", "--index", nda_index, "--clients-list", "1,2", "--duration", "1",
+                  "--warmup", "0.5", "--per-user", "1", "--user-prefix", prefix, "--gold", str(small_gold),
+                  env=node_env)
+    finally:
+        for name in (f"{prefix}-1", f"{prefix}-2"):
+            admin.users_remove(store, name)
+    assert "2 users (1 requests in flight each at most)" in out, out
+    assert "the same hits on both paths for 3 of 3 questions" in out, out
+    rows = [line.split("|")[1:-1] for line in out.splitlines() if re.match(r"\| (direct|service) \|", line)]
+    assert [(r[0].strip(), r[1].strip()) for r in rows] == [("direct", "1"), ("service", "1"), ("direct", "2"),
+                                                          ("service", "2")], out
+    assert all(int(r[2]) > 0 and r[7].strip() == "0" for r in rows), out  # searches, no error (no 429)
+    assert "service overhead per search (service p50 - direct p50): 1 client " in out, out
 
 
 def test_fit_relevance(nda_index, small_gold, node_env, tmp_path):

@@ -183,6 +183,38 @@ def test_near_identical_ndas_are_told_apart_by_routing(service, sample_index):
     assert "initech" in response.routed_docs[0]
 
 
+def test_a_cited_section_of_no_named_document_prefers_the_document_of_the_question_subject(service, sample_index):
+    # "section 21" is a label of the Housing Act and of other documents' clauses; the question names no
+    # document, so every document is searched, and the one whose subject it asks about gets the prior
+    index = sample_index[0]
+    q = "Which deposit rules must a landlord have complied with before serving a section 21 notice?"
+    on = service.plan(SearchRequest(query=q, index=index))
+    assert on.routing == "prior" and on.prior == 0.5 and not on.filters.doc_keys
+    assert on.routed and {key.split(":")[0] for key in on.routed} == {"housing-act-1988"}
+    off = service.plan(SearchRequest(query=q, index=index, routing_cited=False))
+    assert off.routing == "off" and off.routed == () and off.prior == 0.0
+    assert ask(service, index, q, expand_xrefs=False).hits[0].doc_id == "housing-act-1988"
+    # two look-alike Italian contracts carry "art. 5": the prior does not choose between them
+    alike = service.plan(SearchRequest(query="art. 5 recesso: cosa succede alle penali già maturate?", index=index))
+    assert alike.routing == "off" and alike.routed == ()
+    # a label no document carries gives no prior (and nothing restricted)
+    none = service.plan(SearchRequest(query="What does clause 77.9 of the contract say about landlords?", index=index))
+    assert none.routing == "off" and none.routed == ()
+
+
+def test_the_subject_list_ranks_documents_by_what_they_cover(service, sample_index):
+    # no name, no clause title: what the question is about is in the statute's outline (its profile),
+    # not in its title, parties or summary
+    index = sample_index[0]
+    req = SearchRequest(query="When can a landlord take back possession of a rented home?", index=index)
+    plan = service.plan(req)
+    subjects = service.subject_ranking(req, plan.vector, req.filters, plan.docs_index, 3)
+    assert subjects and subjects[0].startswith("housing-act-1988")
+    assert service.subject_ranking(req.model_copy(update={"routing": req.routing.model_copy(
+        update={"subjects": False})}), plan.vector, req.filters, plan.docs_index, 3) == []
+    assert service.subject_ranking(req, None, req.filters, plan.docs_index, 3) == []  # engine-side embedding
+
+
 def test_not_found_with_a_reason(service, sample_index):
     response = ask(service, sample_index[0], "termination", jurisdictions=("FR",))
     assert response.not_found and response.hits == [] and "filters" in response.not_found_reason

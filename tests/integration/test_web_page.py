@@ -53,6 +53,8 @@ def _search(page, index: str, query: str, **filters: str) -> None:
     page.select_option("#index", index)
     for field in ("as_of", "jurisdiction", "doc_type", "doc_id"):
         page.fill(f"#{field}", filters.get(field, ""))
+    if "k" in filters:
+        page.fill("#k", filters["k"])
     page.fill("#query", query)
     page.press("#query", "Enter")  # keyboard: the form submits on Enter
     expect(page.locator("#status")).to_have_text(re.compile(r"^(?!searching)\S"), timeout=120_000)
@@ -76,10 +78,35 @@ def test_log_in_search_filter_open_and_no_privileged_text(browser, page_server, 
 
     _login(page, page_server, *people["alice"])
     _search(page, index, "What is the liability cap in clause 14.3?")
-    first = page.locator("#results li").first
-    assert "14.3" in first.locator(".citation").text_content()
-    assert "version 1" in first.locator(".meta").text_content()
+    first = page.locator("#results > li").first
+    assert "14.3" in first.locator(".citation").first.text_content()
+    assert "version 1" in first.locator(".meta").first.text_content()
+    # the matched words are marked inside the passage's own text
+    marks = [m.lower() for m in first.locator(":scope > .passage mark.hl").all_text_contents()]
+    assert "liability" in marks and "14.3" in marks and "the" not in marks
     page.screenshot(path=str(SHOTS / "search.png"))
+
+    # "why this hit", opened from the keyboard: the engine's scores per list
+    why = first.locator(":scope > .actions .why-button")
+    why.focus()
+    page.keyboard.press("Enter")
+    table = first.locator(":scope > .why table")
+    table.wait_for(state="visible", timeout=120_000)
+    rows = table.locator("tr").all_text_contents()
+    assert any(r.startswith("identifier") for r in rows) and any(r.startswith("bm25") for r in rows), rows
+    assert "Fused score" in first.locator(":scope > .why").text_content()
+    assert why.get_attribute("aria-expanded") == "true"
+    first.screenshot(path=str(SHOTS / "why-this-hit.png"))
+
+    # one hit: the clauses 14.3 cites (14.1, 14.2) are shown under it, not after the list
+    _search(page, index, "What is the liability cap in clause 14.3?", k="1")
+    assert page.locator("#results > li").count() == 1
+    only = page.locator("#results > li").first
+    cited = only.locator(":scope > ul.cited > li .citation").all_text_contents()
+    assert any("14.1" in c for c in cited) and any("14.2" in c for c in cited), cited
+    assert "Clauses this hit cites" in only.text_content()
+    page.screenshot(path=str(SHOTS / "cited-under-hit.png"))
+    page.fill("#k", "5")
 
     # the as-of filter: the version in force on that day
     _search(page, index, "Can a landlord end a tenancy without giving a reason?", as_of="2025-06-01")
@@ -88,8 +115,8 @@ def test_log_in_search_filter_open_and_no_privileged_text(browser, page_server, 
     page.screenshot(path=str(SHOTS / "search-as-of.png"))
 
     # the document view opens at the passage, with the other version one click away
-    passage = page.locator("#results li .passage").first.text_content()
-    page.locator("#results li button").first.click()
+    passage = page.locator("#results > li .passage").first.text_content()
+    page.locator("#results > li .actions button").first.click()
     page.wait_for_selector("#focus")
     assert page.text_content("#focus") == passage
     assert page.locator("#doc-versions button").count() == 2

@@ -69,15 +69,20 @@
     return value.split(",").map((v) => v.trim()).filter(Boolean);
   }
 
+  let lastBody = null;    // the body of the last search (the explanation is asked for the same one)
+  let explained = null;   // a promise of its explanation, asked once, on the first "Why this hit?"
+
   $("search-form").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const body = { query: $("query").value, index: $("index").value, k: Number($("k").value) || 5 };
+    const body = { query: $("query").value, index: $("index").value, k: Number($("k").value) || 5, highlight: true };
     if ($("as_of").value) body.as_of = $("as_of").value;
     if ($("jurisdiction").value) body.jurisdictions = list($("jurisdiction").value);
     if ($("doc_type").value) body.doc_types = list($("doc_type").value);
     if ($("language").value) body.languages = [$("language").value];
     if ($("doc_id").value) body.doc_ids = list($("doc_id").value);
     lastIndex = body.index;
+    lastBody = body;
+    explained = null;
     $("search-error").textContent = "";
     $("status").textContent = "searching…";
     $("results").replaceChildren();
@@ -88,6 +93,50 @@
       $("search-error").textContent = error.message;
     }
   });
+
+  // The passage with its matched words in <mark class="hl"> (offsets from the service's highlights).
+  function passage(hit) {
+    const p = el("p", null, "passage");
+    let last = 0;
+    for (const [start, end] of hit.highlights || []) {
+      if (start < last) continue;
+      p.append(hit.text.slice(last, start), el("mark", hit.text.slice(start, end), "hl"));
+      last = end;
+    }
+    p.append(hit.text.slice(last));
+    return p;
+  }
+
+  function hitItem(hit) {
+    const item = el("li", null, "hit");
+    item.dataset.chunkId = hit.chunk_id;
+    const head = el("div");
+    head.append(el("span", hit.citation, "citation"));
+    if (hit.via !== "retrieval") head.append(" ", el("span", hit.via.split(":")[0] === "definition" ? "definition" : "cited", "via"));
+    item.append(head);
+    item.append(el("div", `${(hit.heading_path || []).join(" › ") || "(no heading)"} · version ${hit.version} · `
+      + validity(hit.valid_from, hit.valid_to) + (hit.jurisdiction ? ` · ${hit.jurisdiction}` : ""), "meta"));
+    item.append(passage(hit));
+    const actions = el("div", null, "actions");
+    const open = el("button", "Open in the document");
+    open.type = "button";
+    open.addEventListener("click", () => openDocument(hit.doc_id, { chunk_id: hit.chunk_id }));
+    actions.append(open);
+    if (hit.via === "retrieval") {
+      const why = el("button", "Why this hit?");
+      why.type = "button";
+      why.className = "why-button";
+      why.setAttribute("aria-expanded", "false");
+      const box = el("div", null, "why");
+      box.hidden = true;
+      why.addEventListener("click", () => toggleWhy(hit, why, box));
+      actions.append(" ", why);
+      item.append(actions, box);
+    } else {
+      item.append(actions);
+    }
+    return item;
+  }
 
   function render(response) {
     const status = $("status");
@@ -105,21 +154,82 @@
         ? ` (routed to ${response.routed_docs.join(", ")})` : "");
     }
     for (const warning of response.warnings || []) status.append(el("p", `warning: ${warning}`, "meta"));
+    // A clause the search added (via "xref:<chunk_id>" or "definition:<chunk_id>") goes under the hit that cites it.
+    const items = new Map();
+    const orphans = [];
     for (const hit of response.hits) {
-      const item = el("li");
-      item.className = "hit";
-      const head = el("div");
-      head.append(el("span", hit.citation, "citation"));
-      if (hit.via !== "retrieval") head.append(" ", el("span", hit.via, "via"));
-      item.append(head);
-      item.append(el("div", `${(hit.heading_path || []).join(" › ") || "(no heading)"} · version ${hit.version} · `
-        + validity(hit.valid_from, hit.valid_to) + (hit.jurisdiction ? ` · ${hit.jurisdiction}` : ""), "meta"));
-      item.append(el("p", hit.text, "passage"));
-      const open = el("button", "Open in the document");
-      open.type = "button";
-      open.addEventListener("click", () => openDocument(hit.doc_id, { chunk_id: hit.chunk_id }));
-      item.append(open);
-      $("results").append(item);
+      if (hit.via === "retrieval") {
+        const item = hitItem(hit);
+        items.set(hit.chunk_id, item);
+        $("results").append(item);
+        continue;
+      }
+      const citing = items.get(hit.via.slice(hit.via.indexOf(":") + 1));
+      if (!citing) { orphans.push(hit); continue; }
+      let cited = citing.querySelector(":scope > .cited");
+      if (!cited) {
+        citing.append(el("p", "Clauses this hit cites:", "cited-title"));
+        cited = el("ul", null, "cited");
+        citing.append(cited);
+      }
+      cited.append(hitItem(hit));
+    }
+    for (const hit of orphans) $("results").append(hitItem(hit));
+  }
+
+  function number(value, digits = 3) {
+    return value === null || value === undefined ? "–" : Number(value).toFixed(digits);
+  }
+
+  async function toggleWhy(hit, button, box) {
+    const opening = box.hidden;
+    box.hidden = !opening;
+    button.setAttribute("aria-expanded", String(opening));
+    if (!opening || box.childElementCount) return;
+    box.append(el("p", "asking the engine…", "meta"));
+    try {
+      explained = explained || call("/v1/explain", { method: "POST", body: JSON.stringify(lastBody) });
+      const explanation = await explained;
+      box.replaceChildren();
+      const row = (explanation.hits || []).find((h) => h.chunk_id === hit.chunk_id);
+      if (!row) {
+        box.append(el("p", "The explanation's ranking does not hold this passage (the index changed since).", "meta"));
+        return;
+      }
+      box.append(el("p", `Fused score ${number(row.fused_score)} (${explanation.normalization || "rank"} normalization, `
+        + `${explanation.combination || ""}).`, "meta"));
+      // the pipeline's weights, in the order of the lists, as the engine describes its combination
+      const found = /weights \[([^\]]*)\]/.exec(explanation.combination || "");
+      const weights = found ? found[1].split(",").map(Number) : [];
+      const lists = explanation.lists || [];
+      const weighted = weights.length === lists.length;
+      const table = el("table");
+      const head = el("tr");
+      for (const title of ["list", "raw score", "normalized", ...(weighted ? ["weight", "adds"] : [])]) head.append(el("th", title));
+      table.append(head);
+      lists.forEach((list, i) => {
+        const score = (row.scores || {})[list];
+        const tr = el("tr");
+        tr.append(el("td", list), el("td", score ? number(score.raw) : "not matched"),
+          el("td", score ? number(score.normalized) : "–"));
+        if (weighted) {
+          tr.append(el("td", number(weights[i], 2)), el("td", score ? number(weights[i] * score.normalized) : "0"));
+        }
+        table.append(tr);
+      });
+      box.append(table);
+      const priors = Object.entries(row.priors || {}).filter(([, v]) => v);
+      box.append(el("p", priors.length ? "Added after fusion: " + priors.map(([k, v]) => `${k} ${number(v)}`).join(", ")
+        : "No prior added after fusion (routing, current text).", "meta"));
+      if (explanation.routed_docs && explanation.routed_docs.length) {
+        box.append(el("p", `Routed to ${explanation.routed_docs.join(", ")}`
+          + (explanation.named_by && explanation.named_by.length ? ` (named by: ${explanation.named_by.join(", ")})` : ""), "meta"));
+      }
+      if (explanation.identifiers && explanation.identifiers.length) {
+        box.append(el("p", `The question cites ${explanation.identifiers.join(", ")}.`, "meta"));
+      }
+    } catch (error) {
+      box.replaceChildren(el("p", error.message, "error"));
     }
   }
 

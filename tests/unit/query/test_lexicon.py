@@ -18,6 +18,9 @@ from legalsearch.query.lexicon import CONCEPTS, concepts_in, title_terms
         ("Is Corvane on the hook for lost profits?", "liability"),
         ("Can they cut off our log-ins when we stop paying?", "suspension"),
         ("Can we hire away their engineers?", "non_solicitation"),
+        ("clausole vessatorie firmate due volte", "specific_approval"),
+        ("quali clausole sono state approvate specificamente?", "specific_approval"),
+        ("Which onerous clauses did the contractor sign twice?", "specific_approval"),
     ],
 )
 def test_concepts_in_questions(question, concept):
@@ -44,6 +47,18 @@ def test_every_concept_names_headings_in_english_and_italian():
                "licenza", "comunicazioni", "definizioni", "annunci", "ambito", "obbligh", "conservazione", "prezzi",
                "volume", "sospensione", "sicurezza", "subappalto", "livelli", "crediti", "riservatezza", "controll",
                "conoscenze", "rappresentanti", "campioni", "concorrenza", "proprietà", "assicurazione", "forza",
-               "codice", "restituzione", "eccezioni", "responsabilità", "corrispettivi")
+               "codice", "restituzione", "approvazione", "eccezioni", "responsabilità", "corrispettivi")
     for concept in CONCEPTS:
         assert any(any(w in h.lower() for w in italian) for h in concept.headings), concept.name
+
+
+def test_a_concept_may_name_the_label_ingest_gives_its_clause():
+    # the double-signature clause often has no heading of its own; ingest labels it (search.parse.labels)
+    from legalsearch.parse.labels import LABELS
+    from legalsearch.query.bodies import TITLE_FIELDS
+
+    assert "clause_labels" in TITLE_FIELDS
+    terms = title_terms("clausole vessatorie firmate due volte")
+    assert "double_signature_1341" in terms and "double_signature_1341" in LABELS
+    assert "approvazione specifica" in terms and "specific approval" in terms
+    assert "double_signature_1341" not in title_terms("Which court hears disputes?")

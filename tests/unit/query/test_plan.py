@@ -188,3 +188,40 @@ def test_text_not_in_force_ranks_below_todays_when_no_day_is_asked():
     assert current_prior(SearchRequest(query="q", index="i", current_prior=0), today) is None
     assert current_prior(SearchRequest(query="q", index="i", fusion="rrf"), today) is None
     assert apply_current_prior(ranked, None) == ranked
+
+
+# ----------------------------------------------------------------- what documents are about
+
+def test_subject_text_holds_title_type_and_profile():
+    from legalsearch.query.plan import subject_text
+
+    text = subject_text({"title": "Informativa VellaFlow", "doc_type": "privacy_policy",
+                         "profile": "privacy policy privacy notice informativa privacy\nMinori; Cookie"})
+    assert text.splitlines() == ["Informativa VellaFlow", "privacy policy",
+                                 "privacy policy privacy notice informativa privacy", "Minori; Cookie"]
+    assert subject_text({"title": "Act"}) == "Act"  # no profile (an index built before profiles): the title
+
+
+def test_the_subject_document_is_searched_in_one_more_place_never_taken_from_routing():
+    from legalsearch.query.plan import with_subject
+
+    routed = ["nda-a:1", "nda-b:1", "msa:1"]
+    assert with_subject(routed, ["policy:1", "nda-a:1"]) == ["nda-a:1", "nda-b:1", "msa:1", "policy:1"]
+    assert with_subject(routed, ["msa:1", "policy:1"]) == routed  # already routed: nothing moves
+    assert with_subject(routed, []) == routed  # no subject list (engine-side embedding, a large registry)
+    assert with_subject([], ["policy:1"]) == ["policy:1"]
+
+
+def test_a_cited_label_gets_the_prior_only_to_choose_between_kinds_of_document():
+    from legalsearch.query.plan import cited_prior_docs
+
+    carrying = {"act:2019": "statute", "act:2026": "statute", "nda-a:1": "nda", "nda-b:1": "nda", "msa:1": "contract"}
+    # the statute is the only one of its kind: it gets the prior, with its other version after it
+    assert cited_prior_docs(["act:2026", "nda-a:1", "act:2019"], carrying) == ["act:2026", "act:2019"]
+    assert cited_prior_docs(["msa:1", "lease:1"], carrying) == ["msa:1"]
+    # routing's first document does not carry the label: the question is about it, citing another's section
+    assert cited_prior_docs(["note:1", "msa:1"], carrying) == []
+    # two NDAs carry the label: routing's subject ranking does not choose between look-alikes
+    assert cited_prior_docs(["nda-b:1", "act:2026"], carrying) == []
+    assert cited_prior_docs(["lease:1"], carrying) == []
+    assert cited_prior_docs([], carrying) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import json
 
 import pytest
 from legalsearch.errors import (
@@ -13,16 +14,25 @@ from legalsearch.errors import (
     StoreError,
 )
 from legalsearch.query import view
-from legalsearch.web.app import Problem, Slots, credentials, problem_of
+from legalsearch.web.app import Caller, Problem, Slots, credentials, problem_of
 
 
 def _basic(text: str) -> str:
     return "Basic " + base64.b64encode(text.encode()).decode()
 
 
-def test_basic_credentials_are_read_and_everything_else_is_a_401():
-    assert credentials(_basic("alice:pa:ss")) == ("alice", "pa:ss")
-    for header in (None, "", "Bearer abc", "Basic !!!", _basic("no-colon"), _basic(":password"), "Digest x"):
+def _jwt(claims: dict) -> str:
+    part = base64.urlsafe_b64encode(json.dumps(claims).encode()).decode().rstrip("=")
+    return f"eyJhbGciOiJIUzUxMiJ9.{part}.c2ln"
+
+
+def test_basic_credentials_and_bearer_tokens_are_read_and_everything_else_is_a_401():
+    assert credentials(_basic("alice:pa:ss")) == Caller("alice", password="pa:ss")
+    # a token's user is read (unverified: the node verifies it) for the per-user limit and the log
+    token = _jwt({"sub": "alice", "exp": 1})
+    assert credentials(f"Bearer {token}") == Caller("alice", token=token)
+    assert credentials("Bearer a.b.c").name == "bearer"  # a payload that is no JSON names nobody
+    for header in (None, "", "Bearer abc", "Bearer ", "Basic !!!", _basic("no-colon"), _basic(":password"), "Digest x"):
         with pytest.raises(Problem) as caught:
             credentials(header)
         assert caught.value.status == 401 and caught.value.headers["WWW-Authenticate"].startswith("Basic")

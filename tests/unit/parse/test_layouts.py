@@ -1,0 +1,214 @@
+"""Statute layouts beyond contracts: a civil code with captions, an EU regulation, the US Code,
+a UK statutory instrument, an Italian code with "3-bis" (fixtures in data/, written for these tests)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load.files import build_document
+from legalsearch.parse import parse_structure
+from legalsearch.parse.titles import describe_node
+
+DATA = Path(__file__).parent / "data"
+
+
+def read(name: str) -> str:
+    return (DATA / name).read_text(encoding="utf-8")
+
+
+def units(tree, kinds=("article", "section", "definitions")):
+    return [n for n in tree.walk() if n.kind in kinds]
+
+
+def find(tree, kind, label):
+    found = [n for n in tree.walk() if n.kind == kind and n.label == label]
+    assert found, f"no {kind} {label}"
+    return found[0]
+
+
+def chunks_of(name: str, language: str = "en", doc_type: str = "statute"):
+    text = read(name)
+    doc = build_document(text, DocumentMeta(doc_id=name.split(".")[0], title=name, language=language,
+                                            doc_type=doc_type))
+    return text, doc, chunk_document(doc, "structural")
+
+
+@pytest.mark.parametrize("name,language", [
+    ("civil-code-captions.txt", "en"), ("eu-regulation.txt", "en"), ("us-code.txt", "en"),
+    ("uk-statutory-instrument.txt", "en"), ("italian-code-bis.txt", "it"),
+])
+def test_offsets_nest_and_chunks_slice_the_text(name, language):
+    text, doc, chunks = chunks_of(name, language)
+    for node in doc.tree.walk():
+        assert 0 <= node.char_start <= node.char_end <= len(text)
+        for left, right in zip(node.children, node.children[1:], strict=False):
+            assert left.char_end <= right.char_start
+        for child in node.children:
+            assert node.char_start <= child.char_start and child.char_end <= node.char_end
+        if node.heading:
+            assert text[node.char_start:].startswith(node.heading.split()[0])
+    assert chunks and all(text[c.char_start:c.char_end] == c.text for c in chunks)
+    assert not [f for f in doc.flags if f.startswith("structure_")]
+
+
+# -- civil code: captions in parentheses, inserted articles, no invented titles ---------------
+
+
+def test_caption_in_parentheses_names_the_article_below_it():
+    text = read("civil-code-captions.txt")
+    tree = parse_structure(text)
+    art1, art2 = find(tree, "article", "1"), find(tree, "article", "2")
+    assert art1.title == "Fundamental Principles" and art2.title == "Standards for Construction"
+    assert text[art1.char_start:art1.char_end].startswith("(Fundamental Principles)\nArticle 1")
+    assert text[art1.char_start:art1.char_end].endswith("No abuse of rights is permitted.")
+    assert "(Standards for Construction)" not in text[art1.char_start:art1.char_end]
+    assert describe_node(art1) == "Article 1 – Fundamental Principles"
+
+
+def test_inserted_articles_are_their_own_units():
+    text = read("civil-code-captions.txt")
+    tree = parse_structure(text)
+    art3, art3_2 = find(tree, "article", "3"), find(tree, "article", "3-2")
+    assert art3.char_end <= art3_2.char_start
+    assert text[art3_2.char_start:art3_2.char_end].startswith("Article 3-2  If the person")
+    art667_2 = find(tree, "article", "667-2")
+    assert art667_2.title is None and describe_node(art667_2) == "Article 667-2"
+    assert [c.label for c in art667_2.children] == ["(1)", "(2)"]
+
+
+def test_no_title_is_invented_from_the_first_sentence():
+    tree = parse_structure(read("civil-code-captions.txt"))
+    assert find(tree, "article", "122").title is None
+    assert find(tree, "article", "3").title is None
+    assert find(tree, "article", "90").title == "Public Policy"
+    assert all(not (n.title or "").startswith(("(", "1", "A ", "This ")) for n in units(tree))
+
+
+def test_numbered_paragraphs_are_paragraphs_and_items_stay_inside_theirs():
+    text = read("civil-code-captions.txt")
+    tree = parse_structure(text)
+    art1 = find(tree, "article", "1")
+    assert [(c.kind, c.label) for c in art1.children] == [("paragraph", "(1)"), ("paragraph", "(2)"),
+                                                         ("paragraph", "(3)")]
+    art13 = find(tree, "article", "13")
+    assert [c.label for c in art13.children] == ["(1)", "(2)", "(3)", "(4)"]
+    first = art13.children[0]
+    assert [c.label for c in first.children] == ["(i)", "(ii)", "(iii)", "(iv)", "(v)", "(vi)", "(vii)",
+                                                 "(viii)", "(ix)", "(x)"]
+    assert text[first.children[-1].char_start:first.children[-1].char_end].endswith("qualified legal capacity.")
+
+
+def test_sections_group_articles_and_are_never_under_one():
+    tree = parse_structure(read("civil-code-captions.txt"))
+    for article in units(tree, ("article",)):
+        assert not [c for c in article.walk() if c.kind in ("section", "chapter", "part") and c is not article]
+    section2 = [n for n in tree.walk() if n.kind == "section" and n.title == "Mental Capacity"][0]
+    assert [c.label for c in section2.children] == ["3-2"]
+    section3 = [n for n in tree.walk() if n.kind == "section" and n.title == "Capacity to Act"][0]
+    assert [c.label for c in section3.children] == ["4", "5", "13", "38 to 84"]
+
+
+def test_a_run_of_deleted_articles_is_one_empty_unit():
+    text = read("civil-code-captions.txt")
+    tree = parse_structure(text)
+    deleted = find(tree, "article", "38 to 84")
+    assert text[deleted.char_start:deleted.char_end] == "Articles 38 to 84 Deleted"
+    assert deleted.title == "Deleted" and not deleted.children
+    assert describe_node(deleted) == "Articles 38 to 84 – Deleted"
+    assert not [n for n in tree.walk() if n.kind == "heading"]
+
+
+def test_civil_code_chunks_cite_the_right_articles():
+    text, doc, chunks = chunks_of("civil-code-captions.txt")
+    by_section = {c.section: c for c in chunks}
+    assert {"1", "2", "3", "3-2", "4", "5", "13", "38 to 84", "90", "122", "632", "634", "643", "667-2",
+            "683"} <= set(by_section)
+    assert by_section["3-2"].heading_path[-2:] == ["Section 2 – Mental Capacity", "Article 3-2"]
+    assert by_section["1"].section_title == "Fundamental Principles"
+    assert by_section["122"].section_title is None  # no title, no caption: nothing weighs as a title
+    assert by_section["667-2"].section_title is None
+    # the short "Section 11 Partnership" heading line joins its first article (as a clause's intro does)
+    assert by_section["667-2"].text.startswith("Section 11 Partnership\nArticle 667-2  (1) The provisions")
+    # the caption travels with its article, not with the one above
+    assert by_section["683"].text.startswith("(Dissolution of Partnership by Unavoidable Reasons)\nArticle 683")
+    assert "(Dissolution" not in by_section["667-2"].text
+
+
+# -- EU regulation -----------------------------------------------------------------------------
+
+
+def test_eu_regulation_articles_titles_paragraphs_and_points():
+    text = read("eu-regulation.txt")
+    tree = parse_structure(text)
+    art3 = find(tree, "article", "3")
+    assert art3.title == "Obligations of producers"
+    assert [(c.kind, c.label) for c in art3.children] == [("paragraph", "1"), ("paragraph", "2"), ("paragraph", "3")]
+    assert [c.label for c in art3.children[1].children] == ["(a)", "(b)"]
+    assert find(tree, "article", "3a").title == "Small producers"
+    section1 = find(tree, "section", "1")
+    assert (section1.title, [c.label for c in section1.children]) == ("PRODUCERS", ["3", "3a"])
+    chapter2 = find(tree, "chapter", "II")
+    assert [c.label for c in chapter2.children] == ["1", "2"]
+    assert find(tree, "definitions", "2").title == "Definitions"
+
+
+def test_eu_regulation_chunk_paths():
+    _, _, chunks = chunks_of("eu-regulation.txt")
+    art4 = [c for c in chunks if c.section == "4"][0]
+    assert art4.heading_path == ["Chapter II – OBLIGATIONS", "Section 2 – DISTRIBUTORS",
+                                 "Article 4 – Obligations of distributors"]
+    assert art4.section_title == "Obligations of distributors"
+
+
+# -- US Code -------------------------------------------------------------------------------------
+
+
+def test_us_code_sections_subsections_paragraphs_subparagraphs():
+    text = read("us-code.txt")
+    tree = parse_structure(text)
+    chapter = find(tree, "chapter", "1")
+    assert [(c.kind, c.label) for c in chapter.children] == [("definitions", "101"), ("section", "102"),
+                                                            ("section", "103"), ("section", "104")]
+    s102 = find(tree, "section", "102")
+    assert describe_node(s102) == "§ 102 – Labelling requirement"
+    assert [c.label for c in s102.children] == ["(a)", "(b)", "(c)"]
+    sub_b = s102.children[1]
+    assert [c.label for c in sub_b.children] == ["(1)", "(2)"]
+    assert [c.label for c in sub_b.children[1].children] == ["(A)", "(B)"]
+    assert text[s102.char_start:s102.char_end].endswith("sold for export.")
+
+
+# -- UK statutory instrument -----------------------------------------------------------------
+
+
+def test_uk_si_regulations_with_captions_above():
+    text = read("uk-statutory-instrument.txt")
+    tree = parse_structure(text)
+    regs = [n for n in tree.children if n.kind == "section"]
+    assert [(n.label, n.title) for n in regs] == [("1", "Citation and commencement"), ("2", "Interpretation"),
+                                                  ("3", "Labelling requirement"), ("4", "Penalties")]
+    reg1 = regs[0]
+    assert text[reg1.char_start:reg1.char_end].startswith("Citation and commencement\n1.—(1) These")
+    assert [c.label for c in reg1.children] == ["(1)", "(2)"]
+    reg3 = regs[2]
+    assert [c.label for c in reg3.children] == ["(1)", "(2)", "(3)"]
+    assert [c.label for c in reg3.children[1].children] == ["(a)", "(b)"]
+    assert "Labelling requirement" not in text[regs[1].char_start:regs[1].char_end]
+
+
+# -- Italian code with "-bis" -------------------------------------------------------------------
+
+
+def test_italian_bis_ter_articles_with_titles_in_parentheses():
+    text = read("italian-code-bis.txt")
+    tree = parse_structure(text, "it")
+    labels = [n.label for n in tree.walk() if n.kind in ("article", "definitions")]
+    assert labels == ["1", "2", "2-bis", "3", "3-ter"]
+    bis = find(tree, "article", "2-bis")
+    assert (bis.title, describe_node(bis, "it")) == ("Fornitori stranieri", "Art. 2-bis – Fornitori stranieri")
+    assert [(c.kind, c.label) for c in bis.children] == [("comma", "1")]
+    _, _, chunks = chunks_of("italian-code-bis.txt", "it")
+    assert [c.section for c in chunks if c.section] == ["1", "2", "2-bis", "3", "3-ter"]
