@@ -19,7 +19,7 @@ from legalsearch.cli.options import given as options_given
 from legalsearch.cli.options import request_options
 from legalsearch.embed import EMBEDDERS
 from legalsearch.errors import ConfigError, LegalSearchError, QueryError
-from legalsearch.query.models import BI_ENCODER_RERANKERS, FUSIONS, MODES, ROUTINGS
+from legalsearch.query.models import BI_ENCODER_RERANKERS, DEFAULT_ABSTAIN, FUSIONS, MODES, ROUTINGS
 
 
 class _LazyChoice(click.Choice):
@@ -664,10 +664,14 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
 
     Hits come with citations; the clauses the hits point to follow the retrieved hits (via
     xref:<chunk_id>, the hit that cites them; --xrefs-at inline puts each right after that hit).
-    `not_found` is true when nothing passes. Each retrieved hit carries `fused_score` (the engine's
-    fused score after the routing and current-text priors), `rerank_score` (when a reranker ran) and
-    `score` (the reranker's when one ran, else the fused one): an order within one response, not a
-    calibrated confidence. Expansion passages (via xref:/definition:) were not retrieved: no scores.
+    Each retrieved hit carries `fused_score` (the engine's fused score after the routing and
+    current-text priors), `rerank_score` (when a reranker ran) and `score` (the reranker's when one
+    ran, else the fused one): an order within one response, not a calibrated confidence. Every hit
+    also carries `relevance`, a calibrated probability (0-1) that it answers the question,
+    comparable across questions. `not_found` is true when nothing passes the filters, or when no
+    retrieved hit's relevance reaches the abstain threshold (the hits are still listed, as the
+    closest passages; `--abstain 0`, in --help-all, turns this off). Expansion passages
+    (via xref:/definition:) were not retrieved: no scores.
 
     Example:
 
@@ -720,8 +724,13 @@ def _render_search(r) -> str:
         lines.append("identifiers: " + ", ".join(r.identifiers))
     if r.not_found:
         lines.append(f"not found: {r.not_found_reason}")
+        if r.hits:
+            lines.append("nothing in the index answers this question; the closest passages follow, none of them an "
+                         "answer (--abstain 0 turns abstention off)")
     for h in r.hits:
-        marker = f"   <- {h.via}" if h.via != "retrieval" else "" if h.score is None else f"   (score {h.score:.3f})"
+        shown = [f"score {h.score:.3f}"] if h.score is not None and h.via == "retrieval" else []
+        shown += [] if h.relevance is None else [f"relevance {h.relevance:.2f}"]
+        marker = (f"   <- {h.via}" if h.via != "retrieval" else "") + (f"   ({', '.join(shown)})" if shown else "")
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
         lines.append(f"     {_snippet(h.text, h.highlights)}")
     for u in r.unfollowed_refs:
@@ -780,7 +789,9 @@ def context(client, query: str, budget: int, attach: bool, as_json: bool, end_us
     """Context for an LLM prompt: the best passages for QUERY within --budget characters, with the
     same filters as search. Overlapping hits are deduplicated, adjacent clauses merged, and the
     clauses they cite and the definitions of the terms they use attached; every piece carries
-    its citation and character offsets.
+    its citation and character offsets. When no passage answers (no hit's relevance reaches
+    --abstain, as `search` decides it) the context is empty: nothing is added to the prompt, and
+    `not_found` says why.
 
     Example:
 
@@ -1319,6 +1330,75 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
     (out_dir / "gold.md").write_text(table)
     if as_json:
         _echo_json(scores)
+    else:
+        click.echo(table)
+
+
+def _floats(value: str) -> list[float]:
+    try:
+        return [float(x) for x in value.split(",") if x.strip()]
+    except ValueError as e:
+        raise click.BadParameter(f"expected comma-separated numbers, got {value!r}") from e
+
+
+@eval_group.command("abstain")
+@click.argument("gold_files", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@index_option
+@click.option("-k", "k", type=int, default=10, show_default=True, help="Hits per question (the search's k).")
+@click.option("--thresholds", default="0.01,0.02,0.03,0.04,0.05,0.06,0.08,0.1,0.2,0.35", show_default=True,
+              help="Abstention thresholds to report (comma-separated); the default --abstain is always added.")
+@click.option("--set", "overrides", multiple=True, metavar="FIELD=VALUE",
+              help="A search setting for every question, e.g. --set rerank=e5 (repeatable).")
+@click.option("--split", type=click.Choice(["all", "dev", "held-out"]), default="all", show_default=True,
+              help="Score a deterministic half of the questions (the same halves as `eval gold --split`).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("out/abstain"),
+              show_default=True, help="Where abstain.json (rates, calibration, per question), abstain.md and hits.jsonl "
+                                      "(every retrieved hit: label, relevance, features; for benchmarks/fit_relevance.py "
+                                      "--from) go.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
+@json_option
+@click.pass_obj
+def eval_abstain(client, gold_files, index, k, thresholds, overrides, split, out_dir, quiet, as_json) -> None:
+    """Measure abstention: the share of off-topic questions (`"answerable": false`, no `expected`)
+    the search flags `not_found`, and the share of answerable ones (with `expected`) it wrongly
+    flags, at each threshold on `Hit.relevance`; plus the calibration of the hits' relevance
+    (Brier score, reliability table: expected passages are relevant, every other hit is not).
+    Takes any gold JSONL (several files are one question set, searched on --index); one search
+    per question serves every threshold.
+
+    Example:
+
+        legalsearch eval abstain evaluation/gold/sample-gold.jsonl evaluation/gold/offtopic/offtopic-dev.jsonl --index legalsearch-demo
+    """
+    from legalsearch.evaluation.abstain import evaluate, hit_rows, markdown
+    from legalsearch.evaluation.gold import GoldSetError, load_gold, split_gold
+    from legalsearch.evaluation.harness import GoldServiceSearcher
+    from legalsearch.evaluation.runner import run_gold
+
+    name = index or client.settings.index
+    items, seen, dev = [], {}, set()
+    for path in gold_files:
+        loaded = load_gold(path)
+        dev.update(i.id for i in split_gold(loaded, "dev"))  # each file's own halves, as `eval gold --split`
+        for item in loaded:
+            if item.id in seen:
+                raise GoldSetError(f"{path}: id {item.id!r} is also in {seen[item.id]}")
+            seen[item.id] = path
+            if split == "all" or (item.id in dev) == (split == "dev"):
+                items.append(item)
+    levels = sorted({*_floats(thresholds), DEFAULT_ABSTAIN})
+    base = {**_overrides(overrides), "abstain": 0, "expand_xrefs": False}
+    results = run_gold(items, GoldServiceSearcher(client.service, name, base), k=k, progress=not quiet)
+    report = evaluate(items, results, levels)
+    report["index"], report["files"], report["split"] = name, [str(p) for p in gold_files], split
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "abstain.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
+    (out_dir / "hits.jsonl").write_text("".join(json.dumps(r) + "\n" for r in hit_rows(items, results, dev)))
+    table = markdown(report, f"{', '.join(p.name for p in gold_files)} on {name} ({split}; default --abstain "
+                             f"{DEFAULT_ABSTAIN:g})")
+    (out_dir / "abstain.md").write_text(table)
+    if as_json:
+        _echo_json(report)
     else:
         click.echo(table)
 

@@ -1,6 +1,10 @@
 """The project's own gold set: JSONL questions with the passages that answer them, and the
 scoring of search hits (shaped like the CLI's ``--json`` hits) against them.
 
+An item with ``"answerable": false`` (and no ``expected``) is a question nothing in the index
+answers (off-topic): the abstention evaluation (legalsearch.evaluation.abstain) counts whether
+the search says `not_found`; it scores no hit@k.
+
 One object per line::
 
     {"id": "it-007", "query": "...", "type": "cross-reference", "language": "it",
@@ -26,7 +30,7 @@ from typing import Any, Literal
 from legalsearch.evaluation.metrics import EvaluationError, first_relevant_rank, paired_p_value, rank_metrics
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-QueryType = Literal["identifier", "conceptual", "date-sensitive", "cross-reference"]
+QueryType = Literal["identifier", "conceptual", "date-sensitive", "cross-reference", "off-topic"]
 Language = Literal["en", "it"]
 DEFAULT_HIT_KS: tuple[int, ...] = (5, 10)
 NDCG_K = 10
@@ -107,7 +111,17 @@ class GoldItem(BaseModel):
     as_of: str | None = None
     groups: list[str] = []
     must_not: list[PassageRef] = []
+    answerable: bool = Field(True, description="false: nothing in the index answers it (an off-topic question, "
+                             "no `expected`): the abstention evaluation counts it as flagged when not_found")
     notes: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _off_topic_type(cls, data: Any) -> Any:
+        # an unanswerable question need not say a type: it has no failure mode of retrieval
+        if isinstance(data, dict) and data.get("answerable") is False and "type" not in data:
+            return {**data, "type": "off-topic"}
+        return data
 
     @field_validator("as_of")
     @classmethod
@@ -120,6 +134,10 @@ class GoldItem(BaseModel):
 
     @model_validator(mode="after")
     def _something_to_check(self) -> GoldItem:
+        if not self.answerable:
+            if self.expected or self.expected_xrefs:
+                raise ValueError("an item with answerable false has no 'expected' or 'expected_xrefs' passage")
+            return self
         if not self.expected and not self.must_not:
             raise ValueError("an item needs at least one 'expected' or 'must_not' passage")
         return self

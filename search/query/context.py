@@ -71,7 +71,8 @@ class ContextResponse(BaseModel):
     used_chars: int
     pieces: list[ContextPiece]
     prompt: str = Field(description="the pieces rendered for a prompt: [n] citation (chars a-b), then the text")
-    not_found: bool
+    not_found: bool = Field(description="true when nothing passes the filters, or no passage answers (no hit's "
+                            "relevance reaches the abstain threshold): no pieces, an empty prompt")
     not_found_reason: str | None = None
     routed_docs: list[str] = []
     timings_ms: dict[str, float] = {}

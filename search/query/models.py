@@ -32,6 +32,10 @@ RERANKERS: tuple[str, ...] = get_args(Rerank)
 BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
+DEFAULT_ABSTAIN = 0.02
+"""The default abstention threshold on `Hit.relevance` (docs/results.md, "Relevance and abstention":
+the lower of the two fits' suggestions, since a refused answerable question costs more than an
+off-topic one left unflagged)."""
 PLACEMENTS: tuple[str, ...] = get_args(Placement)
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
@@ -245,6 +249,10 @@ class SearchRequest(BaseModel):
     embedding: Embedding = option(
         "python", "Where the question is embedded: in this process, or inside OpenSearch by the index's remote "
         "model ('engine': `neural` sub-queries, as the stored templates do; needs `legalsearch pipelines install`).")
+    abstain: float = option(
+        DEFAULT_ABSTAIN, "not_found when no retrieved hit's relevance (the calibrated probability that it answers "
+        "the question) reaches this; the hits are still returned, and `context` adds nothing to the prompt. 0 "
+        "turns abstention off.", cli="--abstain", metavar="P", ge=0.0, le=1.0)
     highlight: bool = option(
         False, "Mark the words of each hit that matched the question: OpenSearch `highlight` on the chunk text "
         "(English or Italian analysis by the passage's language); `highlights` gives their offsets in `text`.",
@@ -289,7 +297,7 @@ class SearchRequest(BaseModel):
         return SearchRequest.model_validate({**self.flat(), "query": self.query, **options})
 
 
-TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding", "highlight")
+TOP_LEVEL: tuple[str, ...] = ("index", "k", "mode", "embedding", "highlight", "abstain")
 """The options that sit on the request itself, outside any group."""
 
 
@@ -374,7 +382,7 @@ class Hit(BaseModel):
     clause_labels: list[str] = []
     score: float | None = Field(
         None, description="rerank_score when a reranker ran over the response (None for a hit below its "
-        "rerank_depth), else fused_score: an order within one response, not a calibrated confidence")
+        "rerank_depth), else fused_score: an order within one response, not a calibrated confidence (see relevance)")
     fused_score: float | None = Field(
         None, description="the engine's fused relevance score after the routing and current-text priors (min-max "
         "units in the default hybrid search, BM25 or k-NN scores in those modes); None for a passage that "
@@ -385,13 +393,23 @@ class Hit(BaseModel):
     rerank_score: float | None = Field(
         None, description="the reranker's own score, when one ran over this hit (the top rerank_depth); with "
         "rerank_weight below 1 the order follows the blend, so these need not descend; None otherwise")
+    relevance: float | None = Field(
+        None, description="a calibrated probability (0-1) that the passage answers the question, comparable across "
+        "questions and indices (legalsearch.query.relevance: the raw cosine to the question, the share of its "
+        "content terms the passage carries, a cited section; a logistic model per embedder); it changes no "
+        "order. None where it could not be computed (a warning says why)")
+    relevance_features: dict[str, float] = Field(
+        {}, description="the features relevance was computed from (not in the --json contract)")
 
 
 class SearchResponse(BaseModel):
     query: str
     hits: list[Hit]
-    not_found: bool
-    not_found_reason: str | None = None
+    not_found: bool = Field(description="true when no passage passes the filters (no hits), or when no retrieved "
+                            "hit's relevance reaches the request's abstain threshold: nothing answers the question "
+                            "(the hits are kept, as the closest passages)")
+    not_found_reason: str | None = Field(None, description="why, e.g. 'no passage answers: best relevance 0.008 < "
+                                         "0.02'")
     identifiers: list[str] = []
     routed_docs: list[str] = []
     unfollowed_refs: list[dict] = []
@@ -407,7 +425,7 @@ CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
-        "rerank_score", "highlights"}},
+        "rerank_score", "highlights", "relevance"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }

@@ -18,7 +18,7 @@ from legalsearch.config import Settings
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
-from legalsearch.query import bodies, cite, expand, lexicon
+from legalsearch.query import bodies, cite, expand, lexicon, relevance
 from legalsearch.query import context as ctx
 from legalsearch.query import highlight as highlighting
 from legalsearch.query.fusion import (
@@ -500,9 +500,11 @@ class SearchService:
             timings["highlight"] = _ms(t)
         if req.filters.as_of is None:
             notes += old_text_note(hits, today())
+        hits, abstained = self.with_relevance(req, plan, hits, [src for src, _ in expansion.ordered], timings, notes)
         timings["total"] = _ms(t_start)
         response = SearchResponse(
-            query=req.query, hits=hits, not_found=not hits, not_found_reason=reason if not hits else None,
+            query=req.query, hits=hits, not_found=not hits or abstained is not None,
+            not_found_reason=(reason if not hits else abstained),
             identifiers=[f"{r.kind} {r.label}" + (" (external)" if r.external else "") for r in plan.refs],
             routed_docs=list(plan.routed), unfollowed_refs=expansion.unfollowed,
             mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=[*plan.warnings, *notes],
@@ -522,6 +524,44 @@ class SearchService:
         query = highlighting.highlight_query(plan.kinds, plan.body, plan.request.query)
         found = highlighting.highlights(self.store, plan.index, sources, query, function_words())
         return [h.model_copy(update={"highlights": found.get(h.chunk_id, [])}) for h in hits]
+
+    # ----------------------------------------------------------------- relevance
+
+    def relevance_of(self, req: SearchRequest, plan: SearchPlan, sources: list[dict], timings: dict[str, float],
+                     warnings: list[str]) -> tuple[list[float | None], list[dict[str, float]]]:
+        """The calibrated relevance of each source (search.query.relevance) and its features; None
+        each, with a warning, when it cannot be computed (no calibration for the index's embedder,
+        the term statistics refused): a search never fails for it. The question is what was
+        searched (`plan.focused` inside a named document), embedded here when the plan has no vector
+        (bm25 mode, engine-side embedding)."""
+        if not sources:
+            return [], []
+        t = time.perf_counter()
+        question = plan.focused or req.query
+        try:
+            calibration = relevance.load_calibration(str(plan.meta.get("embedder") or ""))
+            vector = plan.vector
+            if vector is None:
+                embedder = self.embedders.for_query(plan.meta)
+                check_window(embedder, question)
+                vector = embedder.embed_query(question).tolist()
+            features = relevance.features(self.store, plan.index, question, vector, sources, plan.refs)
+        except LegalSearchError as e:
+            warnings.append(f"no relevance computed (abstention off for this search): {e}")
+            return [None] * len(sources), [{} for _ in sources]
+        timings["relevance"] = _ms(t)
+        return [round(calibration.probability(f), 4) for f in features], features
+
+    def with_relevance(self, req: SearchRequest, plan: SearchPlan, hits: list[Hit], sources: list[dict],
+                       timings: dict[str, float], warnings: list[str]) -> tuple[list[Hit], str | None]:
+        """The hits (built from `sources`, in order) with their relevance, and the not_found reason
+        when no retrieved hit reaches the request's `abstain` threshold (None otherwise; the order
+        and the hits are unchanged)."""
+        scores, features = self.relevance_of(req, plan, sources, timings, warnings)
+        hits = [h.model_copy(update={"relevance": r, "relevance_features": f}) for h, r, f in zip(hits, scores, features,
+                                                                                                 strict=True)]
+        abstain, best = relevance.abstains([h.relevance for h in hits if h.via == "retrieval"], req.abstain)
+        return hits, relevance.not_found_reason(best, req.abstain) if abstain else None
 
     def context_sources(self, req: SearchRequest, budget: int, *, attach: bool = True
                         ) -> tuple[SearchPlan, list[dict], dict[str, dict], dict[str, float]]:
@@ -552,10 +592,16 @@ class SearchService:
         the passages taken, fetched under the same filters (access and validity included)."""
         t_start = time.perf_counter()
         plan, hits, fetched, timings = self.context_sources(req, budget, attach=attach)
-        pieces = ctx.build(req.query, hits, budget, fetched, attach_share)
+        # abstention as `search` decides it: on the relevance of the first k hits
+        warnings: list[str] = []
+        abstain, best = relevance.abstains(self.relevance_of(req, plan, hits[:req.k], timings, warnings)[0], req.abstain)
+        for warning in warnings:
+            log.warning(warning)
+        pieces = [] if abstain else ctx.build(req.query, hits, budget, fetched, attach_share)
         timings["total"] = _ms(t_start)
         used = sum(part.char_end - part.char_start for p in pieces for part in p.parts)
-        reason = None if pieces else "no passage matched the query under the given filters (validity date, jurisdiction, access)"
+        reason = None if pieces else relevance.not_found_reason(best, req.abstain) if abstain else \
+            "no passage matched the query under the given filters (validity date, jurisdiction, access)"
         return ctx.ContextResponse(query=req.query, budget=budget, used_chars=used, pieces=pieces,
                                    prompt=ctx.render(pieces), not_found=not pieces, not_found_reason=reason,
                                    routed_docs=list(plan.routed), timings_ms=timings)

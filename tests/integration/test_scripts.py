@@ -10,7 +10,7 @@ checks that it exits 0 and prints the lines it says it prints; never a figure or
   by it against direct Python, 1 and 2 clients for a second each, two users of one request in
   flight each, removed afterwards), cluster_answers.py (the node against
   itself), query_latency.py (2 questions), dls_bool_quality.py (after `pipelines install`),
-  startup.py (one round); ingest_throughput.py (one privacy_qa document, kept) and
+  startup.py (one round), fit_relevance.py (those questions and four off-topic ones); ingest_throughput.py (one privacy_qa document, kept) and
   oracle_ranking.py on the index it kept.
 - `--help` plus a pure-function check only, since their smallest setting needs what a test
   cannot start: scale.py (an index grown to 10k-1M chunks: the copies' metadata, vectors and
@@ -72,7 +72,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 15, SCRIPTS
+    assert len(SCRIPTS) == 16, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -163,6 +163,24 @@ def test_load_service(nda_index, small_gold, node_env, store):
                                                           ("service", "2")], out
     assert all(int(r[2]) > 0 and r[7].strip() == "0" for r in rows), out  # searches, no error (no 429)
     assert "service overhead per search (service p50 - direct p50): 1 client " in out, out
+
+
+def test_fit_relevance(nda_index, small_gold, node_env, tmp_path):
+    from legalsearch.query.relevance import FEATURES, Calibration
+
+    offtopic = tmp_path / "offtopic.jsonl"
+    rows = [line for line in (REPO / "evaluation" / "gold" / "offtopic" / "offtopic-dev.jsonl").read_text().splitlines()
+            if line.strip()][:4]
+    offtopic.write_text("\n".join(rows) + "\n")
+    out_file, pairs = tmp_path / "e5.json", tmp_path / "pairs.jsonl"
+    out = run("fit_relevance.py", "--embedder", "e5", "--gold", f"{small_gold}={nda_index}", "--offtopic",
+              str(offtopic), "--pairs", str(pairs), "--out", str(out_file), env=node_env)
+    assert "coefficients (e5):" in out and "## held-out:" in out and f"written: {out_file}" in out, out
+    data = json.loads(out_file.read_text())
+    assert data["features"] == list(FEATURES) and data["fitted"]["held_out"]["pairs"] > 0
+    Calibration.from_dict(data)  # loads as the search loads it
+    again = run("fit_relevance.py", "--embedder", "e5", "--pairs", str(pairs), "--reuse", env=node_env)
+    assert "coefficients (e5):" in again
 
 
 def test_cluster_answers_of_the_node_against_itself(nda_index, small_gold, node_env):
