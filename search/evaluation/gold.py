@@ -114,6 +114,9 @@ class GoldItem(BaseModel):
     answerable: bool = Field(True, description="false: nothing in the index answers it (an off-topic question, "
                              "no `expected`): the abstention evaluation counts it as flagged when not_found")
     notes: str | None = None
+    split: Literal["dev", "held-out"] | None = Field(
+        None, description="the half the set's author put it in (a held-out half is run once, its failures unread); "
+        "when every item says one, `--split` uses it instead of drawing halves")
 
     @model_validator(mode="before")
     @classmethod
@@ -188,11 +191,14 @@ def split_gold(items: Sequence[GoldItem], part: str = "all", seed: int = 13, dev
     """A deterministic half of a gold set, stratified by failure class and language (the
     `[class:...]` tag; items without one form their own stratum): `round(n * dev_fraction)` of
     each stratum, drawn with `random.Random(seed)`, go to "dev", the rest to "held-out"; both keep
-    the file's order. Study the failures of dev; report held-out as questions not looked at."""
+    the file's order. A set whose every item says its `split` keeps its author's halves. Study the
+    failures of dev; report held-out as questions not looked at."""
     if part not in SPLITS:
         raise GoldSetError(f"unknown split {part!r}; choose one of: {', '.join(SPLITS)}")
     if part == "all":
         return list(items)
+    if items and all(item.split for item in items):  # the author's own halves
+        return [item for item in items if item.split == part]
     rng = random.Random(seed)
     strata: dict[tuple[str, str], list[str]] = {}
     for item in items:
