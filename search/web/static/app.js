@@ -115,7 +115,8 @@
     if (hit.via !== "retrieval") head.append(" ", el("span", hit.via.split(":")[0] === "definition" ? "definition" : "cited", "via"));
     item.append(head);
     item.append(el("div", `${(hit.heading_path || []).join(" › ") || "(no heading)"} · version ${hit.version} · `
-      + validity(hit.valid_from, hit.valid_to) + (hit.jurisdiction ? ` · ${hit.jurisdiction}` : ""), "meta"));
+      + validity(hit.valid_from, hit.valid_to) + (hit.jurisdiction ? ` · ${hit.jurisdiction}` : "")
+      + (typeof hit.relevance === "number" ? ` · relevance ${hit.relevance.toFixed(2)}` : ""), "meta"));
     item.append(passage(hit));
     const actions = el("div", null, "actions");
     const open = el("button", "Open in the document");
@@ -145,6 +146,10 @@
       const box = el("div", null, "not-found");
       box.id = "not-found";
       box.append(el("strong", "Not found. "), el("span", response.not_found_reason || "nothing passes the filters"));
+      if (response.hits.length) {
+        // abstention: nothing answers, the closest passages are still shown, marked as such
+        box.append(el("p", "The closest passages follow; none of them answers the question.", "meta"));
+      }
       status.append(box);
     } else {
       const retrieved = response.hits.filter((h) => h.via === "retrieval").length;
