@@ -171,13 +171,27 @@ TITLE_FIELDS = ["section_title", "section_title.it", "heading", "heading.it", "h
 "Ai sensi degli artt. 1341 e 1342 c.c. ..." after the signatures)."""
 
 
+MAX_TITLE_CLAUSES = 300
+"""The clause-title list's share of Lucene's 1024 clauses (one per title field and heading word),
+beside BM25's 8 x MAX_BM25_WORDS = 640, the identifiers and the filters: a long question whose
+words name many topics keeps the first headings that fit (measured: a ~6,000-character question
+failed with too_many_nested_clauses once `clause_labels` made the title fields six)."""
+
+
 def title_query(titles: list[str], filters: Filters) -> dict | None:
     """Clause-title matching: chunks whose clause heading names the question's topic in either
     language ("Governing law", "Legge applicabile e foro competente"), each heading phrase with
     all its words (see `search.query.lexicon`). A Python-side list, on when `title_weight` > 0:
     the stored templates carry the default request, which has none (search.query.templates)."""
+    kept, clauses = [], 0
+    for t in dict.fromkeys(titles):  # the lexicon's order: the question's own topics first
+        cost = len(TITLE_FIELDS) * max(1, len(t.split()))
+        if clauses + cost > MAX_TITLE_CLAUSES:
+            break
+        kept.append(t)
+        clauses += cost
     should = [{"multi_match": {"query": t, "fields": TITLE_FIELDS, "type": "best_fields", "operator": "and"}}
-              for t in dict.fromkeys(titles)]
+              for t in kept]
     if not should:
         return None
     return {"bool": {"should": should, "minimum_should_match": 1, "filter": filter_clauses(filters)}}
