@@ -160,3 +160,15 @@ def test_naming_body_counts_the_names_a_document_carries_before_relevance():
     assert bodies.names_carried(3 * bodies.NAMING_WORD_WEIGHT + 41.7) == 3
     assert bodies.names_carried(bodies.NAMING_WORD_WEIGHT + 0.2) == 1
     assert bodies.names_carried(None) == 0
+
+
+def test_title_list_keeps_within_its_share_of_the_clause_limit():
+    from legalsearch.query.bodies import MAX_TITLE_CLAUSES, TITLE_FIELDS, title_query
+
+    titles = [f"topic number {n}" for n in range(200)]  # a very long question naming many topics
+    query = title_query(titles, Filters())
+    kept = [c["multi_match"]["query"] for c in query["bool"]["should"]]
+    assert kept == titles[: len(kept)]  # the first ones, in order
+    assert len(kept) * 3 * len(TITLE_FIELDS) <= MAX_TITLE_CLAUSES < (len(kept) + 1) * 3 * len(TITLE_FIELDS)
+    # a question with few topics keeps them all
+    assert len(title_query(titles[:3], Filters())["bool"]["should"]) == 3
