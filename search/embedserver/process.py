@@ -25,7 +25,7 @@ from pathlib import Path
 
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node.process import _free_port, _pid_alive, _tail, _terminate
+from legalsearch.node.process import _free_port, _pid_alive, _tail, _terminate, read_json_state
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +51,7 @@ def log_file(settings: Settings) -> Path:
 
 
 def read_state(settings: Settings) -> ServerState | None:
-    try:
-        return ServerState(**json.loads(state_file(settings).read_text()))
-    except (OSError, ValueError, TypeError):
-        return None
+    return read_json_state(state_file(settings), ServerState)
 
 
 def running(settings: Settings) -> ServerState | None:

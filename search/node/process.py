@@ -28,6 +28,7 @@ import subprocess
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
@@ -96,6 +97,18 @@ def _free_port(preferred: int, avoid: set[int] = frozenset()) -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+T = TypeVar("T")
+
+
+def read_json_state(path: Path, kind: type[T]) -> T | None:
+    """The dataclass `kind` a background process left in its state file (node, embedding server,
+    search service); None when the file is missing or unreadable."""
+    try:
+        return kind(**json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        return None
 
 
 def _pid_alive(pid: int) -> bool:

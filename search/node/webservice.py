@@ -23,7 +23,7 @@ from pathlib import Path
 
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
-from legalsearch.node.process import _free_port, _pid_alive, _tail, _terminate
+from legalsearch.node.process import _free_port, _pid_alive, _tail, _terminate, read_json_state
 
 DEFAULT_PORT = 8730
 # the folder holding the package's code: the service starts from there, so it imports this very copy
@@ -49,11 +49,8 @@ def log_file(settings: Settings) -> Path:
 
 def running(settings: Settings) -> ServiceState | None:
     """The service this machine started, if its process still runs."""
-    try:
-        state = ServiceState(**json.loads(state_file(settings).read_text()))
-    except (OSError, ValueError, TypeError):
-        return None
-    return state if _pid_alive(state.pid) else None
+    state = read_json_state(state_file(settings), ServiceState)
+    return state if state and _pid_alive(state.pid) else None
 
 
 def start(settings: Settings, host: str = "127.0.0.1", port: int = DEFAULT_PORT,

