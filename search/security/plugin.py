@@ -35,8 +35,6 @@ from legalsearch.errors import NodeError
 from legalsearch.security import pki
 from legalsearch.security.roles import (
     ADMIN_USER,
-    CHUNK_PATTERN,
-    DOCS_PATTERN,
     READER_ROLE,
     SERVICE_ROLE,
     SERVICE_USER,
@@ -127,9 +125,12 @@ def audit_config(log_index: str) -> dict:
             "enabled": True, "internal_config": True, "external_config": False,
             "read_metadata_only": True,
             # a read is logged when it touches a watched field: one every record carries (with
-            # "*" each event would list all 400 fields of a chunk, its vector's dimensions included)
-            "read_watched_fields": {CHUNK_PATTERN: ["doc_id"], DOCS_PATTERN: ["doc_id"],
-                                    WALLED_CHUNK_PATTERN: ["doc_id"], WALLED_DOCS_PATTERN: ["doc_id"],
+            # "*" each event would list all 400 fields of a chunk, its vector's dimensions included).
+            # Watched: the walled (privileged) chunks and records and the retrieval log (questions
+            # can be privileged). Not the public chunks every reader may open: one event per hit
+            # of every search filled the plugin's audit queue under load ("Could not submit audit
+            # message"), and a failed login then reached the log tens of minutes late.
+            "read_watched_fields": {WALLED_CHUNK_PATTERN: ["doc_id"], WALLED_DOCS_PATTERN: ["doc_id"],
                                     log_index: ["query"], f"{log_index}-*": ["query"]},
             "read_ignore_users": [], "write_metadata_only": True, "write_log_diffs": False,
             "write_watched_indices": [], "write_ignore_users": [],
@@ -303,7 +304,9 @@ def _bootstrap_audit_and_limits(settings: Settings, url: str) -> list[str]:
     changed = []
     status, current = _request(settings, url, "GET", f"{api}/audit")
     want = audit_config(settings.log_index)
-    if status == 200 and not covers(current.get("config") or {}, want):
+    watched = ((current.get("config") or {}).get("compliance") or {}).get("read_watched_fields") if status == 200 else None
+    if status == 200 and (not covers(current.get("config") or {}, want)
+                          or set(watched or {}) != set(want["compliance"]["read_watched_fields"])):
         _checked(_request(settings, url, "PUT", f"{api}/audit/config", want), "write the audit configuration")
         changed.append("audit configuration")
     elif status != 200:

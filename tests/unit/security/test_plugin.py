@@ -129,7 +129,10 @@ def test_audit_log_and_login_limits_are_on_by_default(settings, tmp_path):
     assert "FAILED_LOGIN" not in audit["config"]["audit"]["disabled_rest_categories"]
     assert audit["config"]["audit"]["log_request_body"] is False  # a body can hold a password
     watched = audit["config"]["compliance"]["read_watched_fields"]
-    assert set(watched) >= {role_module.CHUNK_PATTERN, role_module.DOCS_PATTERN, settings.log_index}
+    # the privileged records and the retrieval log are watched; the public chunks, which every
+    # reader may open, are not (one event per hit filled the plugin's audit queue under load)
+    assert set(watched) >= {role_module.WALLED_CHUNK_PATTERN, role_module.WALLED_DOCS_PATTERN, settings.log_index}
+    assert role_module.CHUNK_PATTERN not in watched and role_module.DOCS_PATTERN not in watched
     assert all(fields for fields in watched.values())  # an empty list would watch nothing
 
 
