@@ -40,14 +40,17 @@ from pathlib import Path
 import numpy as np
 from legalsearch.scripts import (
     Embedders,
+    Filters,
     SearchRequest,
     SearchService,
     Settings,
     Store,
+    bodies,
     build_index,
     corpus_files,
     load_benchmark,
     load_config,
+    plan,
     schema,
 )
 from legalsearch.scripts import bulk as bulk_settings
@@ -84,7 +87,10 @@ def load_base(args, service: SearchService) -> tuple[str, Base]:
     config = load_config(args.config)
     queries = load_benchmark(args.data)
     files = corpus_files(args.data, "referenced", queries)
-    name, _ = build_index(config, service, args.data, files, "referenced", progress=True)
+    if args.base_index:  # an existing index, read as it is (nothing ingested)
+        name = args.base_index
+    else:
+        name, _ = build_index(config, service, args.data, files, "referenced", progress=True)
     sources, vectors = [], []
     for hit in service.store.scan(name, {"match_all": {}}):
         source = hit["_source"]
@@ -182,6 +188,8 @@ def index_body(name: str, encoder: str, embedder, variant: dict | None = None) -
     vector = body["mappings"]["properties"]["vector"]
     if encoder == "sq":
         vector["method"]["parameters"]["encoder"] = {"name": "sq"}
+    elif encoder == "faiss":  # the same HNSW graph parameters in the Faiss engine (native, off-heap)
+        vector["method"]["engine"] = "faiss"
     for key, value in (variant or {}).items():
         if key == "vector_doc_values":
             vector["doc_values"] = value
@@ -407,6 +415,193 @@ def print_size(r: dict) -> None:
     print(f"k-NN recall@10 against exact search (same filters): {r['recall_at_10']:.3f} over {r['queries']} queries")
 
 
+# ----------------------------------------------------------------------------- k-NN methods (issue 27)
+
+
+KNN_METHODS: dict[str, dict] = {
+    "k=10 (before issue 27)": {"k": 10},
+    "k=100": {"k": 100},
+    "ef_search 100": {"k": 10, "ef_search": 100},
+    "ef_search 200": {"k": 10, "ef_search": 200},
+    "ef_search 400": {"k": 10, "ef_search": 400},
+    "exact (script_score)": {"exact": True},
+}
+"""The filtered k-NN requests compared by `--knn-methods`: the `knn` query's `k` (Lucene's beam
+width too), `method_parameters.ef_search`, and exact scoring of every row the filters pass."""
+
+
+def knn_method_body(vector: np.ndarray, filters, k: int = 10, ef_search: int | None = None,
+                    exact: bool = False, size: int = 10) -> dict:
+    clauses = bodies.filter_clauses(filters)
+    if exact:  # the k-NN plugin's scoring script over the filtered rows (brute force)
+        query = {"script_score": {"query": {"bool": {"filter": clauses}}, "script": {
+            "source": "knn_score", "lang": "knn",
+            "params": {"field": "vector", "query_value": vector.tolist(), "space_type": "cosinesimil"}}}}
+    else:
+        inner: dict = {"vector": vector.tolist(), "k": k, "filter": {"bool": {"filter": clauses}}}
+        if ef_search:
+            inner["method_parameters"] = {"ef_search": ef_search}
+        query = {"knn": {"vector": inner}}
+    return {"size": size, "_source": False, "query": query}
+
+
+def run_knn_methods(args, service, base, qvecs, state, deadline) -> None:
+    """At each size: every method of KNN_METHODS on every engine's index, interleaved (a shuffled
+    order per question), recall@10 against numpy exact search and p50 / p95; then Faiss again with
+    `index.knn.advanced.filtered_exact_search_threshold` above the filtered count. (The node's
+    k-NN plugin has no native libraries: a `faiss` field takes the node down, OPENSEARCH-LOCAL.md
+    and k-NN#2808, so --encoders faiss is for a node that has them.)"""
+    store = service.store
+    embedder = service.embedders.for_index(service.index_meta(args.base_index))
+    filters = Filters(as_of=AS_OF, groups=(GROUP,))
+    base_rows = {(s["doc_id"], int(s["position"])): i for i, s in enumerate(base.sources)}
+    for size in args.sizes:
+        concretes = {}
+        for encoder in args.encoders:
+            index = f"{args.index}-{encoder}"
+            concrete = schema.concrete_name(index, "chunks")
+            if not store.index_exists(concrete):
+                store.create_index(concrete, index_body(index, encoder, embedder))
+            vectors_file = ensure_vectors(args, base, state, size)
+            grow(store, base, index, size, args.noise, deadline)
+            store.refresh(concrete)
+            if store.count(concrete) < size:
+                print(f"stopped: --hours reached in {index}; run again to continue")
+                return
+            concretes[encoder] = concrete
+        mask = visible(metadata(base, np.arange(size)))
+        truth = exact_top(qvecs, np.load(vectors_file, mmap_mode="r")[:size], mask)
+        # then every index with index.knn.advanced.filtered_exact_search_threshold above any
+        # filtered count: the k-NN plugin's exact-search switch (for the engines it applies to)
+        passes = [("", {}), (" [filtered_exact_search_threshold 10^9]", dict.fromkeys(concretes, 10 ** 9))]
+        for suffix, thresholds in passes:
+            for encoder, value in thresholds.items():
+                store.put_settings(concretes[encoder], {"index.knn.advanced.filtered_exact_search_threshold": value})
+            try:
+                rows = _measure_methods(store, concretes, qvecs, filters, truth, base_rows, base.n)
+            finally:
+                for encoder in thresholds:
+                    store.put_settings(concretes[encoder], {"index.knn.advanced.filtered_exact_search_threshold": None})
+            result = {"size": size, "visible_share": float(mask.mean()), "load_average": os.getloadavg(),
+                      "queries": len(qvecs), "methods": rows}
+            state["results"][f"knn-methods{suffix}/{size}"] = result
+            save(args, state)
+            print_methods(result, suffix)
+
+
+def _measure_methods(store, concretes: dict[str, str], qvecs, filters, truth, base_rows, n) -> dict:
+    combos = [(e, m) for e in concretes for m in KNN_METHODS]
+    times: dict = {c: [] for c in combos}
+    recalls: dict = {c: [] for c in combos}
+    rng = random.Random(27)
+    for q in qvecs[:5]:  # warm the graphs and the filter caches
+        for e, m in combos:
+            store.search(concretes[e], knn_method_body(q, filters, **KNN_METHODS[m]))
+    for q, exact in zip(qvecs, truth, strict=True):
+        order = list(combos)
+        rng.shuffle(order)
+        for e, m in order:
+            t = time.perf_counter()
+            r = store.search(concretes[e], knn_method_body(q, filters, **KNN_METHODS[m]))
+            times[(e, m)].append((time.perf_counter() - t) * 1000)
+            got = {row_of(h["_id"], base_rows, n) for h in r["hits"]["hits"]}
+            recalls[(e, m)].append(len(got & set(exact.tolist())) / max(1, min(10, len(exact))))
+    return {f"{e} / {m}": {"recall_at_10": float(np.mean(recalls[(e, m)])), "p50": pct(times[(e, m)], .5),
+                           "p95": pct(times[(e, m)], .95)} for e, m in combos}
+
+
+def print_methods(r: dict, suffix: str = "") -> None:
+    load = ", ".join(f"{x:.1f}" for x in r["load_average"])
+    print(f"\n### filtered k-NN methods{suffix}: {r['size']:,} chunks ({r['visible_share']:.0%} pass the filters; "
+          f"{r['queries']} questions; load average {load})")
+    print(f"{'engine / method':<44} {'recall@10':>9} {'p50 ms':>8} {'p95 ms':>8}")
+    for label, v in r["methods"].items():
+        print(f"{label:<44} {v['recall_at_10']:>9.3f} {v['p50']:>8.1f} {v['p95']:>8.1f}")
+
+
+# ----------------------------------------------------------------------------- BM25 variants (issue 27)
+
+
+LUCENE_EN_STOP = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
+                           "then there these they this to was will with".split())
+"""Lucene's English stop set (`_english_`, legal_en's `legal_en_stop`)."""
+
+
+def _without(text: str, words: frozenset[str]) -> str:
+    return " ".join(p for p in text.split() if p.strip(".,;:!?()[]{}\"'«»“”").lower() not in words)
+
+
+def bm25_variants(stop: frozenset[str]) -> dict:
+    """label -> (question text -> the BM25 sub-query, filters applied by the caller)."""
+    en_fields = [f for f in bodies.BM25_FIELDS if ".it" not in f]
+    few = ["embedded_text^1.0", "embedded_text.it^1.0", "text.exact^0.5"]
+
+    def mm(fields, kind="most_fields", words=None):
+        def build(text, clauses):
+            t = plan.bm25_text(text)[0]
+            if words is not None:
+                t = words(t)
+            return {"bool": {"must": [{"multi_match": {"query": t, "fields": fields, "type": kind}}],
+                             "filter": clauses}}
+        return build
+
+    return {
+        "most_fields, 8 fields, <= 80 words (before issue 27)": mm(bodies.BM25_FIELDS),
+        "stop words of both analysers dropped from the question": mm(bodies.BM25_FIELDS, words=lambda t: _without(t, stop)),
+        "6 fields (no .it sub-fields)": mm(en_fields),
+        "3 fields (embedded_text, .it, text.exact)": mm(few),
+        "<= 32 words": mm(bodies.BM25_FIELDS, words=lambda t: " ".join(t.split()[:32])),
+        "cross_fields, 8 fields": mm(bodies.BM25_FIELDS, "cross_fields"),
+    }
+
+
+def run_bm25_variants(args, service, texts, stop) -> None:
+    """Unrouted BM25 sub-queries (the default filters) on the float index at its current size,
+    interleaved: p50 / p95, and the top-10 overlap with today's sub-query."""
+    store = service.store
+    concrete = schema.concrete_name(f"{args.index}-float", "chunks")
+    clauses = bodies.filter_clauses(Filters(as_of=AS_OF, groups=(GROUP,)))
+    variants = bm25_variants(stop)
+    first = next(iter(variants))
+    times: dict = {v: [] for v in variants}
+    overlap: dict = {v: [] for v in variants}
+    errors: dict = {}
+    rng = random.Random(12)
+
+    def run(label, text):
+        body = {"size": 10, "_source": False, "query": variants[label](text, clauses)}
+        t = time.perf_counter()
+        r = store.search(concrete, body)
+        return (time.perf_counter() - t) * 1000, [h["_id"] for h in r["hits"]["hits"]]
+
+    for text in texts[:5]:
+        for label in list(variants):
+            try:
+                run(label, text)
+            except Exception as e:  # a variant the engine rejects is reported, not measured
+                errors[label] = str(e)[:200]
+                variants.pop(label)
+    for text in texts:
+        order = list(variants)
+        rng.shuffle(order)
+        got = {}
+        for label in order:
+            ms, ids = run(label, text)
+            times[label].append(ms)
+            got[label] = ids
+        for label in variants:
+            overlap[label].append(len(set(got[label]) & set(got[first])) / max(1, len(got[first])))
+    size = store.count(concrete)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\n### BM25 sub-query variants, unrouted: {size:,} chunks ({len(texts)} questions, filters on; "
+          f"load average {load})")
+    print(f"{'variant':<58} {'p50 ms':>8} {'p95 ms':>8} {'top-10 overlap':>15}")
+    for label in variants:
+        print(f"{label:<58} {pct(times[label], .5):>8.1f} {pct(times[label], .95):>8.1f} {np.mean(overlap[label]):>15.2f}")
+    for label, e in errors.items():
+        print(f"{label}: rejected: {e}")
+
+
 # ----------------------------------------------------------------------------- main
 
 
@@ -589,6 +784,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "out" / "scale", help="state, vectors, results")
     parser.add_argument("--config", type=Path, default=REPO / "evaluation" / "configs" / "default.json",
                         help="the evaluation config whose index provides the real chunks and vectors")
+    parser.add_argument("--base-index", help="read the real chunks from this index instead of the config's "
+                        "(built when missing)")
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--encoders", default="float,sq", help="float (HNSW float32) and/or sq (Lucene scalar-quantized)")
     parser.add_argument("--index", default="scale")
@@ -598,10 +795,19 @@ def main() -> None:
     parser.add_argument("--hours", type=float, default=10.0, help="stop growing after this long (resumable)")
     parser.add_argument("--experiments", action="store_true", help="measure each index setting on its own instead")
     parser.add_argument("--experiment-size", type=int, default=20_000)
+    parser.add_argument("--knn-methods", action="store_true",
+                        help="compare filtered k-NN methods (k, ef_search, exact) per engine (--encoders float,faiss)")
+    parser.add_argument("--native-engines", action="store_true",
+                        help="the node's k-NN plugin has its native (faiss) libraries: allow --encoders faiss")
+    parser.add_argument("--bm25-variants", action="store_true",
+                        help="compare BM25 sub-queries (fields, words) on the float index as it is")
     parser.add_argument("--report", action="store_true", help="print the finished measurements as markdown tables")
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.encoders = [e for e in args.encoders.split(",") if e]
+    if "faiss" in args.encoders and not args.native_engines:
+        parser.error("--encoders faiss needs a node with the k-NN plugin's native libraries (--native-engines): "
+                     "on one without them a faiss field takes the node down (k-NN#2808)")
     if args.report:
         print(report(json.loads((args.out / "state.json").read_text())))
         return
@@ -625,7 +831,14 @@ def main() -> None:
           f"{1 / (1 + args.noise ** 2) ** 0.5:.3f}), renormalised: the vector distribution is realistic, the "
           f"documents are copies. Filters on every query: as_of {AS_OF}, groups [{GROUP}]. Load average "
           f"{os.getloadavg()[0]:.1f}.")
-    if args.experiments:
+    if args.bm25_variants:
+        # Lucene's `_italian_` set (snowball italian_stop.txt, copied from lucene-analysis-common 9.12.1)
+        it_stop = [w for line in (REPO / "benchmarks" / "italian_stop.txt").read_text().splitlines()
+                   if (w := line.split("|")[0].strip())]
+        run_bm25_variants(args, service, texts, LUCENE_EN_STOP | frozenset(it_stop))
+    elif args.knn_methods:
+        run_knn_methods(args, service, base, qvecs, state, deadline)
+    elif args.experiments:
         run_experiments(args, service, base, texts, qvecs, state, deadline)
     else:
         run_sizes(args, service, base, texts, qvecs, state, deadline)

@@ -33,6 +33,8 @@ _EXPORTS = {
     "Filters": "legalsearch.query.models:Filters",
     "parse_identifiers": "legalsearch.query.identifiers:parse_identifiers",
     "templates": "legalsearch.query.templates",
+    "bodies": "legalsearch.query.bodies",
+    "plan": "legalsearch.query.plan",
     "IngestOptions": "legalsearch.ingest:IngestOptions",
     "file_sources": "legalsearch.ingest:file_sources",
     "ingest": "legalsearch.ingest:ingest",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from legalsearch.errors import QueryError
+from legalsearch.index.schema import KNN_EF_SEARCH
 from legalsearch.query.identifiers import QueryRef
 from legalsearch.query.models import MODES, Filters
 from legalsearch.query.plan import MAX_BM25_WORDS
@@ -92,32 +93,49 @@ def bm25_query(text: str, filters: Filters, fields: list[str] | None = None) -> 
     return bm25_clause(text, filter_clauses(filters), fields)
 
 
-def knn_query(vector: list[float], k: int, filters: Filters, field_name: str = "vector") -> dict:
-    return {"knn": {field_name: {"vector": [float(x) for x in vector], "k": k,
+def knn_ef_search(meta: dict | None) -> int | None:
+    """The k-NN beam width an index records (`_meta.legalsearch.knn.ef_search`, written by
+    `index create`); an index made before it was recorded gets today's (`schema.KNN_EF_SEARCH`)."""
+    return ((meta or {}).get("knn") or {}).get("ef_search", KNN_EF_SEARCH)
+
+
+def _method_parameters(ef_search: int | None) -> dict:
+    # the HNSW beam width, independent of k (how many neighbours the sub-query returns): Lucene
+    # walks the graph with max(k, ef_search) candidates and keeps the best k
+    return {"method_parameters": {"ef_search": ef_search}} if ef_search else {}
+
+
+def knn_query(vector: list[float], k: int, filters: Filters, field_name: str = "vector",
+              ef_search: int | None = KNN_EF_SEARCH) -> dict:
+    return {"knn": {field_name: {"vector": [float(x) for x in vector], "k": k, **_method_parameters(ef_search),
                                  "filter": {"bool": {"filter": filter_clauses(filters)}}}}}
 
 
-def neural_clause(text, k, clauses, model_id: str | None = None, field_name: str = "vector") -> dict:
+def neural_clause(text, k, clauses, model_id: str | None = None, field_name: str = "vector",
+                  ef_search: int | None = KNN_EF_SEARCH) -> dict:
     """k-NN with the question embedded inside OpenSearch (ml-commons calls the embedding server);
     without `model_id` the index's default search pipeline supplies it (neural_query_enricher)."""
     inner: dict = {"query_text": text}
     if model_id:
         inner["model_id"] = model_id
-    inner.update({"k": k, "filter": {"bool": {"filter": clauses}}})
+    inner.update({"k": k, **_method_parameters(ef_search), "filter": {"bool": {"filter": clauses}}})
     return {"neural": {field_name: inner}}
 
 
-def neural_query(text: str, k: int, filters: Filters, model_id: str | None = None, field_name: str = "vector") -> dict:
-    return neural_clause(text, k, filter_clauses(filters), model_id, field_name)
+def neural_query(text: str, k: int, filters: Filters, model_id: str | None = None, field_name: str = "vector",
+                 ef_search: int | None = KNN_EF_SEARCH) -> dict:
+    return neural_clause(text, k, filter_clauses(filters), model_id, field_name, ef_search)
 
 
-def vector_query(text: str, vector: list[float] | None, k: int, filters: Filters, model_id: str | None = None) -> dict:
+def vector_query(text: str, vector: list[float] | None, k: int, filters: Filters, model_id: str | None = None,
+                 ef_search: int | None = KNN_EF_SEARCH) -> dict:
     """The k-NN sub-query: our vector (`knn`), or the text embedded by the engine (`neural`,
-    when `vector` is None and `model_id` names the query model)."""
+    when `vector` is None and `model_id` names the query model); `ef_search`: the HNSW beam width
+    (None: the engine's, which for Lucene is k)."""
     if vector is not None:
-        return knn_query(vector, k, filters)
+        return knn_query(vector, k, filters, ef_search=ef_search)
     if model_id:
-        return neural_query(text, k, filters, model_id)
+        return neural_query(text, k, filters, model_id, ef_search=ef_search)
     raise QueryError("a k-NN sub-query needs a query vector or an engine-side model id")
 
 
@@ -209,10 +227,12 @@ def sub_query_list(
     boost_doc_keys: tuple[str, ...] = (),
     model_id: str | None = None,
     titles: list[str] | None = None,
+    ef_search: int | None = KNN_EF_SEARCH,
 ) -> list[tuple[str, dict]]:
     """The (kind, query) lists a search in `mode` fuses: "bm25", "knn" (a `neural` query when
     there is no `vector`: the engine embeds the text with the model `model_id`), "identifier"
-    (when the question cites a section), "title" (when `titles` are given; not in k-NN mode)."""
+    (when the question cites a section), "title" (when `titles` are given; not in k-NN mode).
+    `ef_search`: the k-NN beam width (the index's, `knn_ef_search`)."""
     if mode not in MODES:
         raise QueryError(f"unknown mode {mode!r}; choose one of: {', '.join(MODES)}")
     if size < 1:
@@ -227,7 +247,7 @@ def sub_query_list(
     if mode in ("hybrid", "knn"):
         if vector is None and not model_id:
             raise QueryError(f"mode {mode} needs a query vector")
-        subs.append(("knn", vector_query(text, vector, k, filters, model_id)))
+        subs.append(("knn", vector_query(text, vector, k, filters, model_id, ef_search)))
     ident = identifier_query(refs or [], filters)
     if ident is not None and mode != "knn":
         subs.append(("identifier", ident))

@@ -231,7 +231,8 @@ class SearchService:
         titles = lexicon.title_terms(focused or req.query) if req.fusion.title_weight > 0 else []
         size = candidate_size(req, prior)
         subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
-                                     refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles)
+                                     refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles,
+                                     ef_search=bodies.knn_ef_search(meta))
         kinds = tuple(kind for kind, _ in subs)
         body = bodies.body_of(req.mode, size, subs)
         pipeline = None

@@ -35,7 +35,10 @@ def test_chunk_mapping_covers_the_data_model_and_uses_lucene_hnsw():
     assert vector["dimension"] == 384 and vector["method"]["engine"] == "lucene"
     assert vector["method"]["space_type"] == "cosinesimil" and vector["method"]["name"] == "hnsw"
     assert body["aliases"] == {"contracts": {}}
-    assert body["mappings"]["_meta"]["legalsearch"] == {"schema": 1, "kind": "chunks", "embedder": "minilm"}
+    assert body["mappings"]["_meta"]["legalsearch"] == {
+        "schema": 1, "kind": "chunks", "embedder": "minilm",
+        "knn": {"engine": "lucene", "space": "cosinesimil", "m": 16, "ef_construction": 128,
+                "ef_search": schema.KNN_EF_SEARCH, "filter": "efficient (in the graph walk; exact when selective)"}}
     used = {props[f]["analyzer"] for f in props if "analyzer" in props[f]}
     assert used <= set(body["settings"]["index"]["analysis"]["analyzer"])
 
@@ -82,3 +85,12 @@ def test_embedded_text_parts_are_configurable():
     chunk = chunk_document(doc)[1]
     assert records.embedded_text(chunk, "SUMMARY", ("text",)) == chunk.text
     assert records.embedded_text(chunk, "", ("summary", "text")) == chunk.text  # an empty summary adds nothing
+
+
+def test_the_knn_record_is_todays_even_over_a_previous_generations():
+    """A reindex passes the old index's `_meta`: the new generation records its own k-NN settings."""
+    old = {"knn": {"engine": "lucene", "ef_search": 10}, "embedder": "minilm"}
+    meta = schema.index_body("chunks", "contracts", 384, old)["mappings"]["_meta"]["legalsearch"]
+    assert meta["knn"]["ef_search"] == schema.KNN_EF_SEARCH != 10 and meta["embedder"] == "minilm"
+    assert "knn" in schema.index_body("docs", "contracts", 384)["mappings"]["_meta"]["legalsearch"]  # routing vectors
+    assert "knn" not in schema.index_body("log", "contracts", 384)["mappings"]["_meta"]["legalsearch"]
