@@ -522,16 +522,7 @@ def print_methods(r: dict, suffix: str = "") -> None:
 # ----------------------------------------------------------------------------- BM25 variants (issue 27)
 
 
-LUCENE_EN_STOP = frozenset("a an and are as at be but by for if in into is it no not of on or such that the their "
-                           "then there these they this to was will with".split())
-"""Lucene's English stop set (`_english_`, legal_en's `legal_en_stop`)."""
-
-
-def _without(text: str, words: frozenset[str]) -> str:
-    return " ".join(p for p in text.split() if p.strip(".,;:!?()[]{}\"'«»“”").lower() not in words)
-
-
-def bm25_variants(stop: frozenset[str]) -> dict:
+def bm25_variants() -> dict:
     """label -> (question text -> the BM25 sub-query, filters applied by the caller)."""
     en_fields = [f for f in bodies.BM25_FIELDS if ".it" not in f]
     few = ["embedded_text^1.0", "embedded_text.it^1.0", "text.exact^0.5"]
@@ -547,7 +538,8 @@ def bm25_variants(stop: frozenset[str]) -> dict:
 
     return {
         "most_fields, 8 fields, <= 80 words (before issue 27)": mm(bodies.BM25_FIELDS),
-        "stop words of both analysers dropped from the question": mm(bodies.BM25_FIELDS, words=lambda t: _without(t, stop)),
+        "stop words of both analysers dropped (--set bm25_stop_words=false)": mm(bodies.BM25_FIELDS,
+                                                                                 words=bodies.without_stop_words),
         "6 fields (no .it sub-fields)": mm(en_fields),
         "3 fields (embedded_text, .it, text.exact)": mm(few),
         "<= 32 words": mm(bodies.BM25_FIELDS, words=lambda t: " ".join(t.split()[:32])),
@@ -555,13 +547,13 @@ def bm25_variants(stop: frozenset[str]) -> dict:
     }
 
 
-def run_bm25_variants(args, service, texts, stop) -> None:
+def run_bm25_variants(args, service, texts) -> None:
     """Unrouted BM25 sub-queries (the default filters) on the float index at its current size,
     interleaved: p50 / p95, and the top-10 overlap with today's sub-query."""
     store = service.store
     concrete = schema.concrete_name(f"{args.index}-float", "chunks")
     clauses = bodies.filter_clauses(Filters(as_of=AS_OF, groups=(GROUP,)))
-    variants = bm25_variants(stop)
+    variants = bm25_variants()
     first = next(iter(variants))
     times: dict = {v: [] for v in variants}
     overlap: dict = {v: [] for v in variants}
@@ -832,10 +824,7 @@ def main() -> None:
           f"documents are copies. Filters on every query: as_of {AS_OF}, groups [{GROUP}]. Load average "
           f"{os.getloadavg()[0]:.1f}.")
     if args.bm25_variants:
-        # Lucene's `_italian_` set (snowball italian_stop.txt, copied from lucene-analysis-common 9.12.1)
-        it_stop = [w for line in (REPO / "benchmarks" / "italian_stop.txt").read_text().splitlines()
-                   if (w := line.split("|")[0].strip())]
-        run_bm25_variants(args, service, texts, LUCENE_EN_STOP | frozenset(it_stop))
+        run_bm25_variants(args, service, texts)
     elif args.knn_methods:
         run_knn_methods(args, service, base, qvecs, state, deadline)
     elif args.experiments:

@@ -8,7 +8,10 @@ identifier sub-query — so nothing is fused that a filter would have removed. T
 
 from __future__ import annotations
 
+import json
 import re
+from functools import cache
+from importlib import resources
 
 from legalsearch.errors import QueryError
 from legalsearch.index.schema import KNN_EF_SEARCH
@@ -82,6 +85,24 @@ def filter_clauses(filters: Filters) -> list[dict]:
 def acl_clause(groups: tuple[str, ...]) -> dict:
     """Public chunks, plus chunks whose acl names one of the caller's groups."""
     return acl_should(terms_clause("acl", list(groups)) if groups else None)
+
+
+@cache
+def analyser_stop_words() -> frozenset[str]:
+    """The words legal_en and legal_it drop (Lucene's `_english_` and `_italian_` sets;
+    analyzers/stop_words.json)."""
+    data = json.loads(resources.files("legalsearch.analyzers").joinpath("stop_words.json").read_text(encoding="utf-8"))
+    return frozenset(data["en"]) | frozenset(data["it"])
+
+
+def without_stop_words(text: str) -> str:
+    """`text` without the analysers' stop words ("the", "of", "di", "il"), which the fields that
+    keep them (the .it sub-fields of English text, the .exact ones, headings and parties) match in
+    almost every chunk: the longest posting lists of a BM25 query (issue 27). Nothing is left
+    out of a question made of stop words only."""
+    stop = analyser_stop_words()
+    kept = [p for p in text.split() if p.strip(".,;:!?()[]{}\"'«»“”").lower() not in stop]
+    return " ".join(kept) if kept else text
 
 
 def bm25_clause(text, clauses, fields: list[str] | None = None) -> dict:

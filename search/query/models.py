@@ -219,6 +219,8 @@ class ExperimentalOptions(Options):
         metavar="BM25,KNN")
     routing_knn: int = option(3, "Documents the k-NN list of routing ranks.", ge=1, le=1000)
     routing_topics: bool = option(False, "Also match the question's clause topics against document outlines.")
+    bm25_stop_words: bool = option(True, "BM25 reads the question's stop words (false: the words the English and "
+                                   "Italian analysers drop are left out of every field, also those that keep them).")
 
 
 GROUPS: dict[str, type[Options]] = {

@@ -230,6 +230,8 @@ class SearchService:
                     timings["embed_focused"] = _ms(t)
         titles = lexicon.title_terms(focused or req.query) if req.fusion.title_weight > 0 else []
         size = candidate_size(req, prior)
+        if not req.experimental.bm25_stop_words and model_id is None:  # neural: one text feeds both
+            text = bodies.without_stop_words(text)
         subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
                                      refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles,
                                      ef_search=bodies.knn_ef_search(meta))

@@ -172,3 +172,34 @@ def test_title_list_keeps_within_its_share_of_the_clause_limit():
     assert len(kept) * 3 * len(TITLE_FIELDS) <= MAX_TITLE_CLAUSES < (len(kept) + 1) * 3 * len(TITLE_FIELDS)
     # a question with few topics keeps them all
     assert len(title_query(titles[:3], Filters())["bool"]["should"]) == 3
+
+
+def test_every_knn_sub_query_carries_the_beam_width_apart_from_k():
+    """ef_search widens Lucene's filtered graph walk; k (how many neighbours come back) stays."""
+    from legalsearch.index.schema import KNN_EF_SEARCH
+
+    body = bodies.search_body("hybrid", text="x", vector=[1.0], filters=Filters(), size=7)
+    knn = body["query"]["hybrid"]["queries"][1]["knn"]["vector"]
+    assert knn["k"] == 7 and knn["method_parameters"] == {"ef_search": KNN_EF_SEARCH}
+    neural = bodies.sub_query_list("knn", text="x", vector=None, filters=Filters(), size=5, model_id="m",
+                                   ef_search=40)[0][1]["neural"]["vector"]
+    assert neural["k"] == 5 and neural["method_parameters"] == {"ef_search": 40}
+    plain = bodies.search_body("knn", text="x", vector=[1.0], filters=Filters(), size=5, ef_search=None)
+    assert "method_parameters" not in plain["query"]["knn"]["vector"]  # the engine's own (k, for Lucene)
+
+
+def test_the_beam_width_is_the_one_the_index_records():
+    from legalsearch.index.schema import KNN_EF_SEARCH
+
+    assert bodies.knn_ef_search({"knn": {"engine": "lucene", "ef_search": 37}}) == 37
+    assert bodies.knn_ef_search({"embedder": "e5"}) == KNN_EF_SEARCH  # an index made before it was recorded
+    assert bodies.knn_ef_search(None) == KNN_EF_SEARCH
+
+
+def test_stop_words_left_out_are_the_analysers_own():
+    text = "What is the notice period of the NDA between Acme and Globex? Qual è il termine di preavviso?"
+    assert bodies.without_stop_words(text) == "What notice period NDA between Acme Globex? Qual termine preavviso?"
+    assert bodies.without_stop_words("section 21 of the Act") == "section 21 Act"  # identifiers stay
+    assert bodies.without_stop_words("To be or not to be") == "To be or not to be"  # nothing else to search
+    assert {"the", "not", "di", "il"} <= bodies.analyser_stop_words()
+    assert "must" not in bodies.analyser_stop_words()  # not in Lucene's list: legal_en keeps it
