@@ -91,9 +91,16 @@ def load_base(args, service: SearchService) -> tuple[str, Base]:
         name = args.base_index
     else:
         name, _ = build_index(config, service, args.data, files, "referenced", progress=True)
+    keep = None
+    if args.base_like:  # the chunks the copies of an existing scale index were made of (copy 0 is them)
+        copy0 = service.store.scan(schema.concrete_name(args.base_like, "chunks"),
+                                   {"wildcard": {"doc_id": "*~0"}}, ["doc_id", "position"])
+        keep = {(h["_source"]["doc_id"].rsplit("~", 1)[0], int(h["_source"]["position"])) for h in copy0}
     sources, vectors = [], []
     for hit in service.store.scan(name, {"match_all": {}}):
         source = hit["_source"]
+        if keep is not None and (source["doc_id"], int(source["position"])) not in keep:
+            continue
         vectors.append(np.asarray(source.pop("vector"), dtype=np.float32))
         sources.append(source)
     order = sorted(range(len(sources)), key=lambda i: sources[i]["chunk_id"])
@@ -778,6 +785,9 @@ def main() -> None:
                         help="the evaluation config whose index provides the real chunks and vectors")
     parser.add_argument("--base-index", help="read the real chunks from this index instead of the config's "
                         "(built when missing)")
+    parser.add_argument("--base-like", metavar="INDEX",
+                        help="only the base chunks whose copies INDEX (a scale index) holds, so a size measured "
+                             "later matches while --base-index grows")
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--encoders", default="float,sq", help="float (HNSW float32) and/or sq (Lucene scalar-quantized)")
     parser.add_argument("--index", default="scale")
