@@ -23,12 +23,21 @@ over the same filtered vectors), memory and latency.
 
 Long runs are bounded and resumable: --hours stops the growth (what was indexed stays), the
 state file in --out records every finished size, and a second run continues where it stopped.
+
+Every row is accounted for: a row's id is a function of the row number and the base (row ->
+copy row // n, chunk row % n), so an index is only grown from the base it was started with (its
+fingerprint is in the index's _meta; another base is refused: with 16,166 base chunks up to 300k
+and 16,349 after, the 1M run of 2026-12-01 re-sent 3,422 ids it had written and counted
+996,578), rows are sent as `create` (an id sent twice is a refused item, never an overwrite),
+and each growth prints rows sent / written / refused (with the node's reasons) and stops unless
+the index counts exactly what it held plus what was written.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import random
@@ -39,6 +48,8 @@ from pathlib import Path
 
 import numpy as np
 from legalsearch.scripts import (
+    BulkError,
+    BulkStats,
     Embedders,
     SearchRequest,
     SearchService,
@@ -78,6 +89,9 @@ class Base:
         docs = sorted({s["doc_id"] for s in sources})
         self.doc_index = np.array([docs.index(s["doc_id"]) for s in sources], dtype=np.int64)
         self.n = len(sources)
+        self.keys = [(s["doc_id"], s.get("version"), s["position"]) for s in sources]
+        digest = hashlib.sha256("\n".join(f"{d}:{v}:{p}" for d, v, p in self.keys).encode()).hexdigest()
+        self.fingerprint = f"{self.n}:{digest[:16]}"  # what the ids of every row depend on
 
 
 def load_base(args, service: SearchService) -> tuple[str, Base]:
@@ -146,22 +160,31 @@ def _day(days: int) -> str | None:
     return None if days < 0 else (EPOCH + dt.timedelta(days=int(days))).isoformat()
 
 
+def row_id(keys: list[tuple], row: int) -> tuple[str, str]:
+    """(doc_id, chunk id) of `row` over base chunk `keys` ((doc_id, version, position), in the
+    base's order): copy row // n of base chunk row % n. A pure function of the row and the base:
+    the same row over another base is another chunk, and may be a row already sent."""
+    doc, version, position = keys[row % len(keys)]
+    doc_id = f"{doc}~{row // len(keys)}"
+    return doc_id, f"{doc_id}:{version}:{position}"
+
+
 def actions(base: Base, index: str, start: int, end: int, noise: float):
     meta = metadata(base, np.arange(start, end))
     vectors = vectors_for(base, start, end, noise)
     for j, row in enumerate(range(start, end)):
         source = dict(base.sources[row % base.n])
-        copy = row // base.n
-        doc_id = f"{source['doc_id']}~{copy}"
+        doc_id, chunk_id = row_id(base.keys, row)
         group = int(meta["group"][j])
         source.update({
             "doc_id": doc_id, "doc_key": f"{doc_id}:{source.get('version')}",
-            "chunk_id": f"{doc_id}:{source.get('version')}:{source['position']}",
+            "chunk_id": chunk_id,
             "public": bool(meta["public"][j]), "acl": [] if group < 0 else [f"group-{group}"],
             "valid_from": _day(meta["valid_from"][j]), "valid_to": _day(meta["valid_to"][j]),
             "vector": vectors[j].tolist(),
         })
-        yield {"_op_type": "index", "_index": index, "_id": source["chunk_id"], "_routing": doc_id, "_source": source}
+        # create, not index: an id sent twice is refused (409), never a silent overwrite
+        yield {"_op_type": "create", "_index": index, "_id": chunk_id, "_routing": doc_id, "_source": source}
 
 
 def row_of(chunk_id: str, base_rows: dict[tuple[str, int], int], n: int) -> int:
@@ -173,11 +196,13 @@ def row_of(chunk_id: str, base_rows: dict[tuple[str, int], int], n: int) -> int:
 # ----------------------------------------------------------------------------- the index
 
 
-def index_body(name: str, encoder: str, embedder, variant: dict | None = None) -> dict:
-    """The product's chunks index body, with the encoder and (for --experiments) one setting changed."""
+def index_body(name: str, encoder: str, embedder, variant: dict | None = None, base: Base | None = None) -> dict:
+    """The product's chunks index body, with the encoder and (for --experiments) one setting changed;
+    the base's fingerprint in its _meta (`grow` only adds rows from that base)."""
     meta = {"embedder": embedder.name, "model": embedder.model_id, "dim": DIM, "max_tokens": embedder.max_tokens,
             **embedder.describe(), "chunker": "structural", "summarizer": "title-fingerprint",
-            "benchmark": "scale: LegalBench chunks copied under new ids, vectors = real embeddings + noise"}
+            "benchmark": "scale: LegalBench chunks copied under new ids, vectors = real embeddings + noise",
+            **({"benchmark_base": base.fingerprint} if base is not None else {})}
     body = schema.index_body("chunks", name, DIM, meta)
     vector = body["mappings"]["properties"]["vector"]
     if encoder == "sq":
@@ -194,22 +219,38 @@ def index_body(name: str, encoder: str, embedder, variant: dict | None = None) -
 
 
 def grow(store: Store, base: Base, index: str, target: int, noise: float, deadline: float,
-         refresh_off: bool = True, progress_every: int = 20_000) -> tuple[int, float]:
-    """Bulk-load rows up to `target` (resuming from what the index holds); returns (rows added, seconds)."""
+         refresh_off: bool = True, progress_every: int = 20_000, tally: dict | None = None) -> tuple[int, float]:
+    """Bulk-load rows up to `target` (resuming from what the index holds, if it was grown from this
+    base); returns (rows written, seconds). Adds rows sent / written / refused (by reason) to
+    `tally`; raises unless the index then counts what it held plus what was written."""
     concrete = schema.concrete_name(index, "chunks")
     store.refresh(concrete)
     start = store.count(concrete)
+    if start:
+        grown_from = store.client.indices.get_mapping(index=concrete)[concrete]["mappings"].get(
+            "_meta", {}).get("legalsearch", {}).get("benchmark_base")
+        if grown_from != base.fingerprint:
+            raise SystemExit(
+                f"{concrete} holds {start:,} rows grown from base {grown_from or '(not recorded)'}; the base is now "
+                f"{base.fingerprint} ({base.n:,} chunks): the ids of the next rows would repeat some already "
+                "written. Delete the index (and its sizes in the state file) to grow it again")
     if start >= target:
         return 0, 0.0
+    stats = BulkStats()
     previous = bulk_settings.begin_bulk(store, concrete) if refresh_off else None
     t0 = time.perf_counter()
     row = start
+    error = None
     try:
         while row < target and time.time() < deadline:
             end = min(target, row + progress_every)
-            store.bulk(actions(base, concrete, row, end, noise), chunk_size=500)
+            try:
+                store.bulk(actions(base, concrete, row, end, noise), chunk_size=500, stats=stats)
+            except BulkError as e:  # counted in `stats`; the growth stops: rows are not to be skipped
+                error = e
+                break
             row = end
-            rate = (row - start) / (time.perf_counter() - t0)
+            rate = stats.written / (time.perf_counter() - t0)
             print(f"  {index}: {row:,} / {target:,} rows, {rate:.0f} rows/s, load average {os.getloadavg()[0]:.1f}",
                   flush=True)
     finally:
@@ -217,7 +258,22 @@ def grow(store: Store, base: Base, index: str, target: int, noise: float, deadli
             bulk_settings.end_bulk(store, concrete, previous)
         else:
             store.refresh(concrete)
-    return row - start, time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    count = store.count(concrete)
+    why = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.failed_by_reason.items()))
+    print(f"  {index}: rows sent {stats.sent:,}, written {stats.written:,}, refused {stats.failed:,}"
+          f"{f' ({why})' if why else ''}; the index counts {count:,} = {start:,} held + {count - start:,}", flush=True)
+    if tally is not None:
+        for key in ("sent", "written", "failed"):
+            tally[key] = tally.get(key, 0) + getattr(stats, key)
+        for reason, n in stats.failed_by_reason.items():
+            tally.setdefault("failed_by_reason", {})[reason] = tally.get("failed_by_reason", {}).get(reason, 0) + n
+    if error is not None:
+        raise SystemExit(f"{index}: {error}")
+    if stats.sent != stats.written + stats.failed or count != start + stats.written:
+        raise SystemExit(f"{index}: rows not accounted for: sent {stats.sent:,}, written {stats.written:,}, refused "
+                         f"{stats.failed:,}, but the index counts {count:,} (held {start:,} before)")
+    return stats.written, seconds
 
 
 # ----------------------------------------------------------------------------- measurements
@@ -394,6 +450,10 @@ def print_size(r: dict) -> None:
           f"filters; {r['segments']} segments; load average {r['load_average']:.1f})")
     print(f"indexing: {rate} over {r['rows_added']:,} new chunks ({r['index_seconds']:.0f} s"
           f"{merge})")
+    if "rows" in r:
+        rows = r["rows"]
+        print(f"rows: sent {rows.get('sent', 0):,}, written {rows.get('written', 0):,}, refused "
+              f"{rows.get('failed', 0):,} ({r['docs']:,} in the index)")
     print(f"disk: {r['disk_bytes'] * mib:,.0f} MiB = {r['disk_bytes'] / r['size']:,.0f} B/chunk; vectors + graph "
           f"{r['vector_bytes_per_chunk']:,.0f} B/chunk ("
           + ", ".join(f"{k} {v / r['size']:,.0f}" for k, v in sorted(r["disk"].items(), key=lambda x: -x[1])) + ")")
@@ -428,6 +488,15 @@ def ensure_vectors(args, base: Base, state: dict, size: int) -> Path:
     return vectors_file
 
 
+def _add_rows(a: dict, b: dict) -> dict:
+    """Two growths' row counts (`grow`'s tally) added."""
+    out = {k: a.get(k, 0) + b.get(k, 0) for k in ("sent", "written", "failed")}
+    reasons = dict(a.get("failed_by_reason", {}))
+    for reason, n in b.get("failed_by_reason", {}).items():
+        reasons[reason] = reasons.get(reason, 0) + n
+    return out | ({"failed_by_reason": reasons} if reasons else {})
+
+
 def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
     store = service.store
     embedder = service.embedders.for_index(service.index_meta(args.base_index))
@@ -436,7 +505,7 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
             index = f"{args.index}-{encoder}"
             concrete = schema.concrete_name(index, "chunks")
             if not store.index_exists(concrete):
-                store.create_index(concrete, index_body(index, encoder, embedder))
+                store.create_index(concrete, index_body(index, encoder, embedder, base=base))
             key = f"{encoder}/{size}"
             if key in state["results"]:
                 print_size(state["results"][key])
@@ -445,12 +514,14 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
                 print(f"stopped: --hours reached before {key}; run again to continue")
                 return
             vectors_file = ensure_vectors(args, base, state, size)
-            added, seconds = grow(store, base, index, size, args.noise, deadline)
+            tally: dict = {}
+            added, seconds = grow(store, base, index, size, args.noise, deadline, tally=tally)
             store.refresh(concrete)
             if store.count(concrete) < size:
                 partial = state["partial"].setdefault(key, {"added": 0, "seconds": 0.0})
                 partial["added"] += added
                 partial["seconds"] += seconds
+                partial["rows"] = _add_rows(partial.get("rows", {}), tally)
                 save(args, state)
                 print(f"stopped: --hours reached at {store.count(concrete):,} of {size:,} rows in {index}; "
                       "run again to continue")
@@ -463,7 +534,9 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
             partial = state["partial"].pop(key, None)
             if partial:  # a run stopped by --hours inside this size: count its rows and seconds too
                 added, seconds = added + partial["added"], seconds + partial["seconds"]
+                tally = _add_rows(partial.get("rows", {}), tally)
             result = measure(args, service, base, index, size, added, seconds, merge_s, texts, qvecs, vectors_file)
+            result["rows"] = tally  # sent / written / failed (by reason) by the growth to this size
             state["results"][key] = result
             save(args, state)
             print_size(result)
@@ -501,7 +574,7 @@ def run_experiments(args, service, base, texts, qvecs, state, deadline) -> None:
         concrete = schema.concrete_name(index, "chunks")
         store.delete_index(concrete)
         settings_variant = {k: v for k, v in variant.items() if k not in LOAD_ONLY}
-        store.create_index(concrete, index_body(index, "float", embedder, settings_variant))
+        store.create_index(concrete, index_body(index, "float", embedder, settings_variant, base=base))
         if "knn_threads" in variant:
             store.client.cluster.put_settings(body={"transient": {"knn.algo_param.index_thread_qty": variant["knn_threads"]}})
         try:
