@@ -4,6 +4,8 @@ A benchmark that prints figures, not a test.
     python benchmarks/scale.py --data ../shared/data/legalbench-rag --out out/scale
     python benchmarks/scale.py --data ... --out out/scale --sizes 10000,100000 --encoders float,sq
     python benchmarks/scale.py --data ... --out out/scale --experiments    # the settings, one by one
+    python benchmarks/scale.py --data ... --config evaluation/configs/embedders/default-minilm-onnx.json \
+        --check-ids 7f749c2,94ce1b9 --resume-at 300000 --sizes 1000000   # ids a changed base repeats (no node)
 
 The documents are copies: every chunk of the LegalBench-RAG corpus (referenced scope, chunked,
 summarized and embedded by the product, read from the evaluation index of the default
@@ -650,6 +652,62 @@ def report(state: dict) -> str:
     return "\n".join(out)
 
 
+_CHUNK_IDS = """
+import json, sys
+from pathlib import Path
+pkg = "legalsearch" if Path("search/scripts.py").exists() else "search"
+imp = lambda m: __import__(f"{pkg}.{m}", fromlist=["_"])
+lb, runner, options, harness = (imp(m) for m in ("evaluation.legalbench", "evaluation.runner", "ingest.options",
+                                                 "evaluation.harness"))
+data, config_path, out = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+config = runner.load_config(config_path)
+opts = options.IngestOptions(index="x", chunker=config.chunker, chunk_size=config.chunk_size,
+                             summarizer=config.summarizer or "none", embedder=config.embedder)
+limit = opts.chunk_limit(imp("embed").Embedders(imp("config").Settings()).get(config.embedder).max_tokens)
+ids = []
+for f in lb.corpus_files(data, "referenced", lb.load_benchmark(data)):
+    meta = {"doc_id": harness.benchmark_file_path(data, f), "title": harness.title_from_filename(f), "public": True}
+    doc = imp("load").load_document(f, manifest_entry=meta)
+    ids += [[c.chunk_id, c.doc_id, c.version, c.position]
+            for c in imp("chunk").chunk_document(doc, opts.chunker, max_chars=limit, recursive_size=limit)]
+out.write_text(json.dumps(ids))
+"""
+
+
+def base_keys_at(commit: str, data: Path, config: Path) -> list[tuple]:
+    """The base chunk keys (doc_id, version, position, in load_base's order) that the evaluation
+    index of `config` held when built by the code of `commit`: its tree is extracted and the
+    corpus loaded and chunked by that code in a subprocess (no model, no node)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="scale-ids-") as tmp:
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        out = Path(tmp) / "ids.json"
+        subprocess.run([sys.executable, "-c", _CHUNK_IDS, str(data.resolve()), str(tree / config.resolve().relative_to(REPO)),
+                        str(out)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True)
+        rows = json.loads(out.read_text())
+    return [(d, v, p) for _, d, v, p in sorted(rows)]
+
+
+def check_ids(args) -> None:
+    """--check-ids A,B: the ids a growth to the last of --sizes sends when it grew to --resume-at
+    over the base of commit A's code and then resumed over commit B's (pure computation)."""
+    first, second = args.check_ids.split(",")
+    a, b = base_keys_at(first, args.data, args.config), base_keys_at(second, args.data, args.config)
+    total, cut = args.sizes[-1], args.resume_at
+    seen = {row_id(a, r)[1] for r in range(cut)}
+    resumed = [row_id(b, r)[1] for r in range(cut, total)]
+    again = sum(i in seen for i in resumed)
+    print(f"base at {first}: {len(a):,} chunks; at {second}: {len(b):,} chunks")
+    print(f"rows [0, {cut:,}) over the first, [{cut:,}, {total:,}) over the second: {total:,} rows sent, "
+          f"{len(seen | set(resumed)):,} distinct ids, {again:,} ids sent a second time (an `index` overwrote "
+          f"them; a `create` is refused)")
+
+
 def save(args, state: dict) -> None:
     tmp = args.out / "state.json.tmp"
     tmp.write_text(json.dumps(state, indent=1, default=str))
@@ -672,11 +730,18 @@ def main() -> None:
     parser.add_argument("--experiments", action="store_true", help="measure each index setting on its own instead")
     parser.add_argument("--experiment-size", type=int, default=20_000)
     parser.add_argument("--report", action="store_true", help="print the finished measurements as markdown tables")
+    parser.add_argument("--check-ids", metavar="COMMIT_A,COMMIT_B",
+                        help="no node: count the ids a growth to the last of --sizes sends twice when it grew to "
+                             "--resume-at over the base chunked by COMMIT_A's code, then over COMMIT_B's")
+    parser.add_argument("--resume-at", type=int, default=300_000, help="for --check-ids: the size grown first")
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.encoders = [e for e in args.encoders.split(",") if e]
     if args.report:
         print(report(json.loads((args.out / "state.json").read_text())))
+        return
+    if args.check_ids:
+        check_ids(args)
         return
     args.out.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + args.hours * 3600
