@@ -4,6 +4,8 @@ A benchmark that prints figures, not a test.
     python benchmarks/scale.py --data ../shared/data/legalbench-rag --out out/scale
     python benchmarks/scale.py --data ... --out out/scale --sizes 10000,100000 --encoders float,sq
     python benchmarks/scale.py --data ... --out out/scale --experiments    # the settings, one by one
+    python benchmarks/scale.py --data ... --config evaluation/configs/embedders/default-minilm-onnx.json \
+        --check-ids 7f749c2,94ce1b9 --resume-at 300000 --sizes 1000000   # ids a changed base repeats (no node)
 
 The documents are copies: every chunk of the LegalBench-RAG corpus (referenced scope, chunked,
 summarized and embedded by the product, read from the evaluation index of the default
@@ -23,12 +25,21 @@ over the same filtered vectors), memory and latency.
 
 Long runs are bounded and resumable: --hours stops the growth (what was indexed stays), the
 state file in --out records every finished size, and a second run continues where it stopped.
+
+Every row is accounted for: a row's id is a function of the row number and the base (row ->
+copy row // n, chunk row % n), so an index is only grown from the base it was started with (its
+fingerprint is in the index's _meta; another base is refused: with 16,166 base chunks up to 300k
+and 16,349 after, the 1M run of 2026-12-01 re-sent 3,422 ids it had written and counted
+996,578), rows are sent as `create` (an id sent twice is a refused item, never an overwrite),
+and each growth prints rows sent / written / refused (with the node's reasons) and stops unless
+the index counts exactly what it held plus what was written.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import os
 import random
@@ -39,6 +50,8 @@ from pathlib import Path
 
 import numpy as np
 from legalsearch.scripts import (
+    BulkError,
+    BulkStats,
     Embedders,
     Filters,
     SearchRequest,
@@ -81,6 +94,9 @@ class Base:
         docs = sorted({s["doc_id"] for s in sources})
         self.doc_index = np.array([docs.index(s["doc_id"]) for s in sources], dtype=np.int64)
         self.n = len(sources)
+        self.keys = [(s["doc_id"], s.get("version"), s["position"]) for s in sources]
+        digest = hashlib.sha256("\n".join(f"{d}:{v}:{p}" for d, v, p in self.keys).encode()).hexdigest()
+        self.fingerprint = f"{self.n}:{digest[:16]}"  # what the ids of every row depend on
 
 
 def load_base(args, service: SearchService) -> tuple[str, Base]:
@@ -159,22 +175,31 @@ def _day(days: int) -> str | None:
     return None if days < 0 else (EPOCH + dt.timedelta(days=int(days))).isoformat()
 
 
+def row_id(keys: list[tuple], row: int) -> tuple[str, str]:
+    """(doc_id, chunk id) of `row` over base chunk `keys` ((doc_id, version, position), in the
+    base's order): copy row // n of base chunk row % n. A pure function of the row and the base:
+    the same row over another base is another chunk, and may be a row already sent."""
+    doc, version, position = keys[row % len(keys)]
+    doc_id = f"{doc}~{row // len(keys)}"
+    return doc_id, f"{doc_id}:{version}:{position}"
+
+
 def actions(base: Base, index: str, start: int, end: int, noise: float):
     meta = metadata(base, np.arange(start, end))
     vectors = vectors_for(base, start, end, noise)
     for j, row in enumerate(range(start, end)):
         source = dict(base.sources[row % base.n])
-        copy = row // base.n
-        doc_id = f"{source['doc_id']}~{copy}"
+        doc_id, chunk_id = row_id(base.keys, row)
         group = int(meta["group"][j])
         source.update({
             "doc_id": doc_id, "doc_key": f"{doc_id}:{source.get('version')}",
-            "chunk_id": f"{doc_id}:{source.get('version')}:{source['position']}",
+            "chunk_id": chunk_id,
             "public": bool(meta["public"][j]), "acl": [] if group < 0 else [f"group-{group}"],
             "valid_from": _day(meta["valid_from"][j]), "valid_to": _day(meta["valid_to"][j]),
             "vector": vectors[j].tolist(),
         })
-        yield {"_op_type": "index", "_index": index, "_id": source["chunk_id"], "_routing": doc_id, "_source": source}
+        # create, not index: an id sent twice is refused (409), never a silent overwrite
+        yield {"_op_type": "create", "_index": index, "_id": chunk_id, "_routing": doc_id, "_source": source}
 
 
 def row_of(chunk_id: str, base_rows: dict[tuple[str, int], int], n: int) -> int:
@@ -186,11 +211,13 @@ def row_of(chunk_id: str, base_rows: dict[tuple[str, int], int], n: int) -> int:
 # ----------------------------------------------------------------------------- the index
 
 
-def index_body(name: str, encoder: str, embedder, variant: dict | None = None) -> dict:
-    """The product's chunks index body, with the encoder and (for --experiments) one setting changed."""
+def index_body(name: str, encoder: str, embedder, variant: dict | None = None, base: Base | None = None) -> dict:
+    """The product's chunks index body, with the encoder and (for --experiments) one setting changed;
+    the base's fingerprint in its _meta (`grow` only adds rows from that base)."""
     meta = {"embedder": embedder.name, "model": embedder.model_id, "dim": DIM, "max_tokens": embedder.max_tokens,
             **embedder.describe(), "chunker": "structural", "summarizer": "title-fingerprint",
-            "benchmark": "scale: LegalBench chunks copied under new ids, vectors = real embeddings + noise"}
+            "benchmark": "scale: LegalBench chunks copied under new ids, vectors = real embeddings + noise",
+            **({"benchmark_base": base.fingerprint} if base is not None else {})}
     body = schema.index_body("chunks", name, DIM, meta)
     vector = body["mappings"]["properties"]["vector"]
     if encoder == "sq":
@@ -209,22 +236,38 @@ def index_body(name: str, encoder: str, embedder, variant: dict | None = None) -
 
 
 def grow(store: Store, base: Base, index: str, target: int, noise: float, deadline: float,
-         refresh_off: bool = True, progress_every: int = 20_000) -> tuple[int, float]:
-    """Bulk-load rows up to `target` (resuming from what the index holds); returns (rows added, seconds)."""
+         refresh_off: bool = True, progress_every: int = 20_000, tally: dict | None = None) -> tuple[int, float]:
+    """Bulk-load rows up to `target` (resuming from what the index holds, if it was grown from this
+    base); returns (rows written, seconds). Adds rows sent / written / refused (by reason) to
+    `tally`; raises unless the index then counts what it held plus what was written."""
     concrete = schema.concrete_name(index, "chunks")
     store.refresh(concrete)
     start = store.count(concrete)
+    if start:
+        grown_from = store.client.indices.get_mapping(index=concrete)[concrete]["mappings"].get(
+            "_meta", {}).get("legalsearch", {}).get("benchmark_base")
+        if grown_from != base.fingerprint:
+            raise SystemExit(
+                f"{concrete} holds {start:,} rows grown from base {grown_from or '(not recorded)'}; the base is now "
+                f"{base.fingerprint} ({base.n:,} chunks): the ids of the next rows would repeat some already "
+                "written. Delete the index (and its sizes in the state file) to grow it again")
     if start >= target:
         return 0, 0.0
+    stats = BulkStats()
     previous = bulk_settings.begin_bulk(store, concrete) if refresh_off else None
     t0 = time.perf_counter()
     row = start
+    error = None
     try:
         while row < target and time.time() < deadline:
             end = min(target, row + progress_every)
-            store.bulk(actions(base, concrete, row, end, noise), chunk_size=500)
+            try:
+                store.bulk(actions(base, concrete, row, end, noise), chunk_size=500, stats=stats)
+            except BulkError as e:  # counted in `stats`; the growth stops: rows are not to be skipped
+                error = e
+                break
             row = end
-            rate = (row - start) / (time.perf_counter() - t0)
+            rate = stats.written / (time.perf_counter() - t0)
             print(f"  {index}: {row:,} / {target:,} rows, {rate:.0f} rows/s, load average {os.getloadavg()[0]:.1f}",
                   flush=True)
     finally:
@@ -232,7 +275,22 @@ def grow(store: Store, base: Base, index: str, target: int, noise: float, deadli
             bulk_settings.end_bulk(store, concrete, previous)
         else:
             store.refresh(concrete)
-    return row - start, time.perf_counter() - t0
+    seconds = time.perf_counter() - t0
+    count = store.count(concrete)
+    why = ", ".join(f"{n:,} {reason}" for reason, n in sorted(stats.failed_by_reason.items()))
+    print(f"  {index}: rows sent {stats.sent:,}, written {stats.written:,}, refused {stats.failed:,}"
+          f"{f' ({why})' if why else ''}; the index counts {count:,} = {start:,} held + {count - start:,}", flush=True)
+    if tally is not None:
+        for key in ("sent", "written", "failed"):
+            tally[key] = tally.get(key, 0) + getattr(stats, key)
+        for reason, n in stats.failed_by_reason.items():
+            tally.setdefault("failed_by_reason", {})[reason] = tally.get("failed_by_reason", {}).get(reason, 0) + n
+    if error is not None:
+        raise SystemExit(f"{index}: {error}")
+    if stats.sent != stats.written + stats.failed or count != start + stats.written:
+        raise SystemExit(f"{index}: rows not accounted for: sent {stats.sent:,}, written {stats.written:,}, refused "
+                         f"{stats.failed:,}, but the index counts {count:,} (held {start:,} before)")
+    return stats.written, seconds
 
 
 # ----------------------------------------------------------------------------- measurements
@@ -409,6 +467,10 @@ def print_size(r: dict) -> None:
           f"filters; {r['segments']} segments; load average {r['load_average']:.1f})")
     print(f"indexing: {rate} over {r['rows_added']:,} new chunks ({r['index_seconds']:.0f} s"
           f"{merge})")
+    if "rows" in r:
+        rows = r["rows"]
+        print(f"rows: sent {rows.get('sent', 0):,}, written {rows.get('written', 0):,}, refused "
+              f"{rows.get('failed', 0):,} ({r['docs']:,} in the index)")
     print(f"disk: {r['disk_bytes'] * mib:,.0f} MiB = {r['disk_bytes'] / r['size']:,.0f} B/chunk; vectors + graph "
           f"{r['vector_bytes_per_chunk']:,.0f} B/chunk ("
           + ", ".join(f"{k} {v / r['size']:,.0f}" for k, v in sorted(r["disk"].items(), key=lambda x: -x[1])) + ")")
@@ -622,6 +684,15 @@ def ensure_vectors(args, base: Base, state: dict, size: int) -> Path:
     return vectors_file
 
 
+def _add_rows(a: dict, b: dict) -> dict:
+    """Two growths' row counts (`grow`'s tally) added."""
+    out = {k: a.get(k, 0) + b.get(k, 0) for k in ("sent", "written", "failed")}
+    reasons = dict(a.get("failed_by_reason", {}))
+    for reason, n in b.get("failed_by_reason", {}).items():
+        reasons[reason] = reasons.get(reason, 0) + n
+    return out | ({"failed_by_reason": reasons} if reasons else {})
+
+
 def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
     store = service.store
     embedder = service.embedders.for_index(service.index_meta(args.base_index))
@@ -630,7 +701,7 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
             index = f"{args.index}-{encoder}"
             concrete = schema.concrete_name(index, "chunks")
             if not store.index_exists(concrete):
-                store.create_index(concrete, index_body(index, encoder, embedder))
+                store.create_index(concrete, index_body(index, encoder, embedder, base=base))
             key = f"{encoder}/{size}"
             if key in state["results"]:
                 print_size(state["results"][key])
@@ -639,12 +710,14 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
                 print(f"stopped: --hours reached before {key}; run again to continue")
                 return
             vectors_file = ensure_vectors(args, base, state, size)
-            added, seconds = grow(store, base, index, size, args.noise, deadline)
+            tally: dict = {}
+            added, seconds = grow(store, base, index, size, args.noise, deadline, tally=tally)
             store.refresh(concrete)
             if store.count(concrete) < size:
                 partial = state["partial"].setdefault(key, {"added": 0, "seconds": 0.0})
                 partial["added"] += added
                 partial["seconds"] += seconds
+                partial["rows"] = _add_rows(partial.get("rows", {}), tally)
                 save(args, state)
                 print(f"stopped: --hours reached at {store.count(concrete):,} of {size:,} rows in {index}; "
                       "run again to continue")
@@ -657,7 +730,9 @@ def run_sizes(args, service, base, texts, qvecs, state, deadline) -> None:
             partial = state["partial"].pop(key, None)
             if partial:  # a run stopped by --hours inside this size: count its rows and seconds too
                 added, seconds = added + partial["added"], seconds + partial["seconds"]
+                tally = _add_rows(partial.get("rows", {}), tally)
             result = measure(args, service, base, index, size, added, seconds, merge_s, texts, qvecs, vectors_file)
+            result["rows"] = tally  # sent / written / failed (by reason) by the growth to this size
             state["results"][key] = result
             save(args, state)
             print_size(result)
@@ -695,7 +770,7 @@ def run_experiments(args, service, base, texts, qvecs, state, deadline) -> None:
         concrete = schema.concrete_name(index, "chunks")
         store.delete_index(concrete)
         settings_variant = {k: v for k, v in variant.items() if k not in LOAD_ONLY}
-        store.create_index(concrete, index_body(index, "float", embedder, settings_variant))
+        store.create_index(concrete, index_body(index, "float", embedder, settings_variant, base=base))
         if "knn_threads" in variant:
             store.client.cluster.put_settings(body={"transient": {"knn.algo_param.index_thread_qty": variant["knn_threads"]}})
         try:
@@ -771,6 +846,62 @@ def report(state: dict) -> str:
     return "\n".join(out)
 
 
+_CHUNK_IDS = """
+import json, sys
+from pathlib import Path
+pkg = "legalsearch" if Path("search/scripts.py").exists() else "search"
+imp = lambda m: __import__(f"{pkg}.{m}", fromlist=["_"])
+lb, runner, options, harness = (imp(m) for m in ("evaluation.legalbench", "evaluation.runner", "ingest.options",
+                                                 "evaluation.harness"))
+data, config_path, out = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+config = runner.load_config(config_path)
+opts = options.IngestOptions(index="x", chunker=config.chunker, chunk_size=config.chunk_size,
+                             summarizer=config.summarizer or "none", embedder=config.embedder)
+limit = opts.chunk_limit(imp("embed").Embedders(imp("config").Settings()).get(config.embedder).max_tokens)
+ids = []
+for f in lb.corpus_files(data, "referenced", lb.load_benchmark(data)):
+    meta = {"doc_id": harness.benchmark_file_path(data, f), "title": harness.title_from_filename(f), "public": True}
+    doc = imp("load").load_document(f, manifest_entry=meta)
+    ids += [[c.chunk_id, c.doc_id, c.version, c.position]
+            for c in imp("chunk").chunk_document(doc, opts.chunker, max_chars=limit, recursive_size=limit)]
+out.write_text(json.dumps(ids))
+"""
+
+
+def base_keys_at(commit: str, data: Path, config: Path) -> list[tuple]:
+    """The base chunk keys (doc_id, version, position, in load_base's order) that the evaluation
+    index of `config` held when built by the code of `commit`: its tree is extracted and the
+    corpus loaded and chunked by that code in a subprocess (no model, no node)."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="scale-ids-") as tmp:
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", commit], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        out = Path(tmp) / "ids.json"
+        subprocess.run([sys.executable, "-c", _CHUNK_IDS, str(data.resolve()), str(tree / config.resolve().relative_to(REPO)),
+                        str(out)], cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, check=True)
+        rows = json.loads(out.read_text())
+    return [(d, v, p) for _, d, v, p in sorted(rows)]
+
+
+def check_ids(args) -> None:
+    """--check-ids A,B: the ids a growth to the last of --sizes sends when it grew to --resume-at
+    over the base of commit A's code and then resumed over commit B's (pure computation)."""
+    first, second = args.check_ids.split(",")
+    a, b = base_keys_at(first, args.data, args.config), base_keys_at(second, args.data, args.config)
+    total, cut = args.sizes[-1], args.resume_at
+    seen = {row_id(a, r)[1] for r in range(cut)}
+    resumed = [row_id(b, r)[1] for r in range(cut, total)]
+    again = sum(i in seen for i in resumed)
+    print(f"base at {first}: {len(a):,} chunks; at {second}: {len(b):,} chunks")
+    print(f"rows [0, {cut:,}) over the first, [{cut:,}, {total:,}) over the second: {total:,} rows sent, "
+          f"{len(seen | set(resumed)):,} distinct ids, {again:,} ids sent a second time (an `index` overwrote "
+          f"them; a `create` is refused)")
+
+
 def save(args, state: dict) -> None:
     tmp = args.out / "state.json.tmp"
     tmp.write_text(json.dumps(state, indent=1, default=str))
@@ -804,6 +935,10 @@ def main() -> None:
     parser.add_argument("--bm25-variants", action="store_true",
                         help="compare BM25 sub-queries (fields, words) on the float index as it is")
     parser.add_argument("--report", action="store_true", help="print the finished measurements as markdown tables")
+    parser.add_argument("--check-ids", metavar="COMMIT_A,COMMIT_B",
+                        help="no node: count the ids a growth to the last of --sizes sends twice when it grew to "
+                             "--resume-at over the base chunked by COMMIT_A's code, then over COMMIT_B's")
+    parser.add_argument("--resume-at", type=int, default=300_000, help="for --check-ids: the size grown first")
     args = parser.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.encoders = [e for e in args.encoders.split(",") if e]
@@ -812,6 +947,9 @@ def main() -> None:
                      "on one without them a faiss field takes the node down (k-NN#2808)")
     if args.report:
         print(report(json.loads((args.out / "state.json").read_text())))
+        return
+    if args.check_ids:
+        check_ids(args)
         return
     args.out.mkdir(parents=True, exist_ok=True)
     deadline = time.time() + args.hours * 3600

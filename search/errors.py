@@ -34,7 +34,8 @@ class StoreError(LegalSearchError):
 
 
 class BulkError(StoreError):
-    """Some items of a bulk request failed; carries the failing ids."""
+    """Some items of a bulk request failed; carries the failing ids and, per item, the node's
+    answer (`store.opensearch.refusal`: id, index, status, type, reason)."""
 
     def __init__(self, message: str, failed_ids: list[str], errors: list[dict]):
         super().__init__(message)

@@ -25,6 +25,8 @@ _EXPORTS = {
     "DOC_TYPES": "legalsearch.documents.models:DOC_TYPES",
     "DocumentMeta": "legalsearch.documents.models:DocumentMeta",
     "Store": "legalsearch.store:Store",
+    "BulkStats": "legalsearch.store:BulkStats",
+    "BulkError": "legalsearch.errors:BulkError",
     "connection": "legalsearch.store:connection",
     "Embedders": "legalsearch.embed:Embedders",
     "export": "legalsearch.embed.export",

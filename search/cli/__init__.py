@@ -603,7 +603,11 @@ def _render_ingest(s: dict) -> str:
         "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in s["timings_s"].items()),
     ]
     bulk = s.get("bulk") or {}
-    if bulk.get("rejected") or bulk.get("failed"):
+    if bulk.get("requests"):
+        why = ", ".join(f"{n} {reason}" for reason, n in sorted(bulk.get("failed_by_reason", {}).items()))
+        lines.append(f"bulk items: {bulk['sent']} sent, {bulk['written']} written, {bulk['failed']} failed"
+                     + (f" ({why}; {bulk['rolled_back']} documents rolled back)" if bulk["failed"] else ""))
+    if bulk.get("rejected") or bulk.get("retried") or bulk.get("failed"):
         lines.append(f"bulk: {bulk['requests']} requests; {bulk['rejected']} items rejected (429) and "
                      f"{bulk['retried']} retried after {bulk['backoff_s']:.1f}s of backoff; {bulk['failed']} failed")
     lines += [f"warning: {w}" for w in s.get("warnings", [])]

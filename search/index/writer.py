@@ -4,8 +4,10 @@ All chunks of a document are routed to one shard (routing = doc_id) and the chun
 not refresh while a run writes (refresh_interval -1, under a lease: `search.index.refresh`): a
 changed document's new chunks and the deletion of its stale ones become visible together at the
 final refresh. The registry record of a document is written after its chunks, so an interrupted
-run resumes by running it again. Bulk items refused with 429 are retried with backoff by the
-store; `stats` counts them for the ingest report.
+run resumes by running it again. Bulk items refused with 429 or answered 503 are retried with
+backoff by the store; `stats` counts every item (sent, written, failed by reason) for the ingest
+report. A document with an item that still fails is rolled back whole (its chunks and record
+deleted, `_roll_back`): it is reported failed, never left half written.
 
 Replicas are kept while a run writes (unlike `search.index.bulk`'s bulk-load settings, which
 drop them): on a cluster a replica is what lets an ingest go on when a node dies mid-run
@@ -20,7 +22,7 @@ no copy behind. Writing into the live generation first seals the kept ones (read
 from __future__ import annotations
 
 from legalsearch.documents.errors import MetadataError
-from legalsearch.errors import BulkError
+from legalsearch.errors import BulkError, LegalSearchError
 from legalsearch.index import indices, refresh, walls
 from legalsearch.store import BulkStats, Store
 
@@ -42,6 +44,7 @@ class IndexWriter:
         self.walls: dict[tuple[str, ...], walls.Wall] = {}
         self.roles = walls.WallRoles(store)
         self.stats = BulkStats()
+        self.rolled_back = 0  # documents taken out whole after a bulk item of theirs failed
         self.lease: str | None = None
 
     @property
@@ -119,19 +122,42 @@ class IndexWriter:
             {"_op_type": "delete", "_index": index, "_id": cid, "_routing": doc_id}
             for index, cid in sorted(old - new)
         ]
-        # our vectors are computed already: no ingest pipeline, not even the index's default
-        # text_embedding one that `legalsearch pipelines install` sets for other clients' bulks
-        self.store.bulk(actions, stats=self.stats, pipeline="_none")
-        # The registry record last: a crash before this line leaves the document to be redone.
-        # (As a bulk of one: a 429 is retried like the chunks' are.) A record the ACL moved
-        # leaves its old index in the same request.
-        records = [{"_op_type": "index", "_index": docs, "_id": key, "_source": doc_record}]
-        records += [{"_op_type": "delete", "_index": hit["_index"], "_id": key}
-                    for hit in self.store.scan(self.all_docs, {"ids": {"values": [key]}}, source=False)
-                    if hit["_index"] != docs]
-        self.store.bulk(records, stats=self.stats)
+        try:
+            # our vectors are computed already: no ingest pipeline, not even the index's default
+            # text_embedding one that `legalsearch pipelines install` sets for other clients' bulks
+            self.store.bulk(actions, stats=self.stats, pipeline="_none")
+            # The registry record last: a crash before this line leaves the document to be redone.
+            # (As a bulk of one: a 429 is retried like the chunks' are.) A record the ACL moved
+            # leaves its old index in the same request.
+            records = [{"_op_type": "index", "_index": docs, "_id": key, "_source": doc_record}]
+            records += [{"_op_type": "delete", "_index": hit["_index"], "_id": key}
+                        for hit in self.store.scan(self.all_docs, {"ids": {"values": [key]}}, source=False)
+                        if hit["_index"] != docs]
+            self.store.bulk(records, stats=self.stats)
+        except BulkError as e:
+            raise BulkError(f"{e}; {self._roll_back(doc_id, key, new | old, docs)}", e.failed_ids, e.errors) from e
         self.registry[key] = (doc_record["doc_sha256"], doc_record["settings_key"], doc_record["meta_sha256"])
         self.placed[key] = docs
+
+    def _roll_back(self, doc_id: str, key: str, chunks: set[tuple[str, str]], docs: str) -> str:
+        """A document not all written is taken out whole: every chunk it had or was given (by id:
+        the chunks of this run are not searchable before the final refresh) and its registry
+        record, so that no reader sees half of it and the next run ingests it again. Returns what
+        happened, for the report; the deletions are counted apart (`rolled_back`), not in `stats`."""
+        self.registry.pop(key, None)
+        self.placed.pop(key, None)
+        actions = [{"_op_type": "delete", "_index": index, "_id": cid, "_routing": doc_id}
+                   for index, cid in sorted(chunks)]
+        try:
+            records = {docs} | {hit["_index"] for hit in
+                                self.store.scan(self.all_docs, {"ids": {"values": [key]}}, source=False)}
+            actions += [{"_op_type": "delete", "_index": index, "_id": key} for index in sorted(records)]
+            self.store.bulk(actions)
+        except LegalSearchError as e:
+            return (f"rolling back failed too ({e}): up to {len(chunks)} of its chunks may remain until it is "
+                    "ingested again")
+        self.rolled_back += 1
+        return f"rolled back: its {len(chunks)} chunks and its registry record removed; ingest it again"
 
     def end(self) -> None:
         refresh.release(self.store, self.chunks, self.lease)

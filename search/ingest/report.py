@@ -16,6 +16,9 @@ class DocReport(BaseModel):
     flags: list[str] = []
     unresolved_refs: list[str] = []
     error: str | None = None
+    # bulk items of this document the node did not write, each with its answer
+    # ({"id", "index", "status", "type", "reason"}); the document is then rolled back whole
+    refused: list[dict] = []
 
 
 class IngestReport(BaseModel):
@@ -26,8 +29,10 @@ class IngestReport(BaseModel):
     documents: list[DocReport] = []
     timings: dict[str, float] = Field(default_factory=lambda: {"parse": 0.0, "summarize": 0.0, "embed": 0.0,
                                                                "index": 0.0, "total": 0.0})
-    # bulk requests sent, items rejected with 429 and retried, items failed for good, seconds of backoff
-    bulk: dict[str, float] = Field(default_factory=dict)
+    # bulk items sent / written / failed for good (sent == written + failed) and the failed ones
+    # by reason ("503 unavailable_shards_exception": n); requests, items rejected with 429 and
+    # items retried, seconds of backoff; documents rolled back whole (`search.store.BulkStats`)
+    bulk: dict = Field(default_factory=dict)
     warnings: list[str] = []
 
     def count(self, status: str) -> int:
@@ -57,7 +62,8 @@ class IngestReport(BaseModel):
             "bulk": self.bulk,
             "warnings": self.warnings,
             "options": self.options,
-            "failures": [{"path": d.path, "error": d.error} for d in self.documents if d.status == "failed"],
+            "failures": [{"path": d.path, "error": d.error, **({"refused": d.refused} if d.refused else {})}
+                         for d in self.documents if d.status == "failed"],
             "flags": {d.path: d.flags for d in self.documents if d.flags},
             "unresolved_refs": {d.path: d.unresolved_refs for d in self.documents if d.unresolved_refs},
         }

@@ -230,7 +230,7 @@ def ingest(
             if options.force_merge:
                 bulk.force_merge(store, writer.chunks, options.force_merge)
             report.timings["index"] += time.perf_counter() - t
-            report.bulk = dataclasses.asdict(writer.stats)
+            report.bulk = dataclasses.asdict(writer.stats) | {"rolled_back": writer.rolled_back}
         summary_cache.close()
         vector_cache.close()
     report.timings["total"] = time.perf_counter() - started
@@ -294,8 +294,9 @@ def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> 
             try:
                 writer.write(p.doc.meta.doc_id, doc_record, sources)
                 p.report.status = "ingested"
-            except BulkError as e:
+            except BulkError as e:  # every item the node did not write, with its reason; rolled back
                 p.report.status, p.report.error = "failed", f"{e} (failed ids: {', '.join(e.failed_ids[:5])})"
+                p.report.refused = list(e.errors)
         else:
             p.report.status = "planned"
         offset += n

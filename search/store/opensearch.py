@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Literal
@@ -79,6 +79,10 @@ _RAISE = object()  # sentinel: a 404 is an error unless the caller says what it 
 BULK_RETRIES = 6
 BULK_BACKOFF_S = 0.5
 BULK_MAX_BACKOFF_S = 8.0
+# Items a node answers 503 (a shard with no started primary: unavailable_shards_exception while a
+# replica is promoted or a dead node's shard is reassigned) are sent again by `Store.bulk` itself,
+# on the same schedule; whatever still fails is reported item by item with its reason.
+BULK_RETRY_STATUSES = (503,)
 
 
 @dataclass
@@ -86,10 +90,35 @@ class BulkStats:
     """What bulk requests met: the ingest report shows it, so a rejection is never silent."""
 
     requests: int = 0     # bulk requests sent, retries included
+    sent: int = 0         # items handed to `bulk` (each once, however often it was sent again)
+    written: int = 0      # items the node confirmed (a delete of what is already gone counts)
     rejected: int = 0     # items refused with 429 (every rejection of every attempt)
-    retried: int = 0      # items sent again after a rejection
-    failed: int = 0       # items that failed for good (rejected after the last retry, or refused)
+    retried: int = 0      # items sent again after a rejection (429) or an unavailable shard (503)
+    failed: int = 0       # items that failed for good: sent == written + failed
     backoff_s: float = 0.0
+    failed_by_reason: dict[str, int] = field(default_factory=dict)  # "<status> <error type>" -> items
+
+
+def _actions_of(batch: list[dict], refused: list[dict]) -> list[dict | None]:
+    """The action of `batch` each refusal answers (by operation, id and index; None: not found)."""
+    by_key: dict[tuple, dict] = {}
+    for action in batch:
+        key = (action.get("_op_type", "index"), str(action.get("_id")))
+        by_key.setdefault(key, action)
+        by_key[(*key, action.get("_index"))] = action
+    return [by_key.get((r["op"], r["id"], r["index"])) or by_key.get((r["op"], r["id"])) for r in refused]
+
+
+def refusal(item: dict) -> dict:
+    """A failed bulk item's {"id", "index", "status", "type", "reason"} (the node's own words)."""
+    op = next(iter(item.values()))
+    error = op.get("error")
+    if isinstance(error, dict):
+        kind, reason = error.get("type", "error"), error.get("reason") or error.get("type", "")
+    else:  # the helper's record of a whole request that failed: the exception's text
+        kind, reason = "request_failed", str(error or op)
+    return {"id": str(op.get("_id")), "index": op.get("_index"), "status": int(op.get("status") or 0),
+            "type": kind, "reason": reason}
 
 
 Identity = Literal["admin", "service", "admin-certificate"]
@@ -364,29 +393,50 @@ class OpenSearchStore:
 
     def bulk(self, actions: Iterable[dict], chunk_size: int = 500, refresh: bool | str = False,
              stats: BulkStats | None = None, pipeline: str | None = None) -> int:
-        """Send bulk actions; items refused with 429 are sent again with backoff (`BULK_RETRIES`
-        times); raise BulkError with the failing ids if any item still fails. What happens is
-        counted, as it happens, in `stats` and in `self.bulk_stats`. `pipeline`: the ingest
-        pipeline ("_none": not even the index's default one)."""
+        """Send bulk actions; every item's answer is read. Items refused with 429 are sent again
+        with backoff by the helper, items answered 503 (`BULK_RETRY_STATUSES`) here, on the same
+        schedule (`BULK_RETRIES` times); raise BulkError with the failing ids and each one's
+        reason (`refusal`) if any item still fails. Counted, as it happens, in `stats` and
+        `self.bulk_stats`: items sent, written, failed (by reason), and what the retries met.
+        `pipeline`: the ingest pipeline ("_none": not even the index's default one)."""
         sinks = [self.bulk_stats] + ([stats] if stats is not None else [])
-        failed_ids: list[str] = []
-        errors: list[dict] = []
+        failed: list[dict] = []
         ok = 0
         items = list(actions)
+        self._count(sinks, sent=len(items))
         for start in range(0, len(items), chunk_size):
-            sent, failed = self._bulk_chunk(items[start:start + chunk_size], refresh, sinks, pipeline)
-            ok += sent
-            for item in failed:
-                op = next(iter(item.values()))
-                failed_ids.append(str(op.get("_id")))
-                errors.append(op.get("error") or op)
-        if failed_ids:
-            self._count(sinks, failed=len(failed_ids))
-            first = errors[0]
-            reason = first.get("reason") if isinstance(first, dict) else first
+            batch = items[start:start + chunk_size]
+            for attempt in range(BULK_RETRIES + 1):
+                done, refused = self._bulk_chunk(batch, refresh, sinks, pipeline)
+                ok += done
+                self._count(sinks, written=done)
+                again = []
+                for r, action in zip(refused, _actions_of(batch, refused), strict=True):
+                    if action is not None and r["status"] in BULK_RETRY_STATUSES and attempt < BULK_RETRIES:
+                        again.append(action)
+                    else:
+                        failed.append(r)
+                if not again:
+                    break
+                batch = again
+                wait = min(BULK_MAX_BACKOFF_S, BULK_BACKOFF_S * 2 ** attempt)
+                log.warning("%d bulk items answered %s; sent again in %.1fs", len(batch), BULK_RETRY_STATUSES, wait)
+                time.sleep(wait)
+                self._count(sinks, retried=len(batch), backoff_s=wait)
+        if failed:
+            reasons: dict[str, int] = {}
+            for r in failed:
+                key = f"{r['status']} {r['type']}"
+                reasons[key] = reasons.get(key, 0) + 1
+            self._count(sinks, failed=len(failed))
+            with self._stats_lock:
+                for sink in sinks:
+                    for key, n in reasons.items():
+                        sink.failed_by_reason[key] = sink.failed_by_reason.get(key, 0) + n
+            first = failed[0]
             raise BulkError(
-                f"{len(failed_ids)} of {len(failed_ids) + ok} bulk items failed; first: {failed_ids[0]}: {reason}",
-                failed_ids, errors,
+                f"{len(failed)} of {len(items)} bulk items failed; first: {first['id']}: {first['reason']}",
+                [r["id"] for r in failed], failed,
             )
         return ok
 
@@ -400,7 +450,7 @@ class OpenSearchStore:
                     pipeline: str | None) -> tuple[int, list[dict]]:
         """One bulk request through `helpers.streaming_bulk`, which sends the items refused with 429
         again itself (`BULK_RETRIES` times; a whole request refused with 429 counts as each of its
-        items refused); returns (items done, items failed for good). The helper does not say what
+        items refused); returns (items done, the others' `refusal`s, each with its "op"). The helper does not say what
         its retries met, so every request it sends passes through `send`, which counts in `sinks`,
         as it happens: requests, items refused, items sent again and the time waited before."""
         client = self.client
@@ -437,7 +487,7 @@ class OpenSearchStore:
             if success or (op.get("status") == 404 and op_type == "delete"):
                 ok += 1  # deleting what is already gone is success for idempotent re-runs
             else:
-                failed.append(item)
+                failed.append(refusal(item) | {"op": op_type})
         return ok, failed
 
     def index_document(self, index: str, doc_id: str | None, body: dict, refresh: bool | str = False) -> None:

@@ -9,6 +9,7 @@ import shutil
 import uuid
 
 import pytest
+from legalsearch.chunk import chunk_document
 from legalsearch.errors import BulkError
 from legalsearch.index import indices, schema
 from legalsearch.index.writer import IndexWriter
@@ -190,3 +191,51 @@ def test_public_flag_does_not_override_an_explicit_false(run_ingest, store, scra
     run_ingest([folder], IngestOptions(index=name, embedder="e5", public_if_no_acl=True))
     chunks = _chunks(store, name, {"term": {"doc_id": meta["doc_id"]}}).values()
     assert chunks and not any(c["public"] for c in chunks)
+
+
+def test_a_document_not_all_written_is_rolled_back_and_reported(run_ingest, store, scratch, embedders, monkeypatch):
+    """One chunk of a changed document is refused by the node (a field the strict mapping does not
+    know): the report names that item with the node's reason, counts every item (sent == written
+    + failed), and the document is rolled back whole: none of its chunks, old or new, and no
+    registry record, so the next run ingests it again; the other document is untouched."""
+    from legalsearch.ingest import run as ingest_run
+
+    name, folder = scratch
+    options = IngestOptions(index=name, embedder="e5")
+    run_ingest([folder], options)
+    nda = folder / "nda-acme-globex.txt"
+    doc_id = load_document(nda).meta.doc_id
+    other = _chunks(store, name, {"bool": {"must_not": {"term": {"doc_id": doc_id}}}})
+    nda.write_text(nda.read_text(encoding="utf-8") + "\n\n99. NEW CLAUSE\nAdded in the amended text.\n",
+                   encoding="utf-8")
+    limit = options.chunk_limit(embedders.get("e5").max_tokens)
+    expected = {c.chunk_id for c in chunk_document(load_document(nda), options.chunker, max_chars=limit,
+                                                   recursive_size=limit)}
+    refused_id = sorted(expected)[1]
+    chunk_source = ingest_run.records.chunk_source
+
+    def one_refused(doc, chunk, **kw):
+        source = chunk_source(doc, chunk, **kw)
+        return source | ({"no_such_field": 1} if source["chunk_id"] == refused_id else {})
+
+    monkeypatch.setattr(ingest_run.records, "chunk_source", one_refused)
+    report = run_ingest([folder], options)
+    monkeypatch.undo()
+    failed = [d for d in report.documents if d.status == "failed"]
+    assert [d.doc_key.split(":")[0] for d in failed] == [doc_id] and report.count("unchanged") == 1
+    assert [(r["id"], r["status"], r["type"]) for r in failed[0].refused] == [
+        (refused_id, 400, "strict_dynamic_mapping_exception")]
+    assert "rolled back" in failed[0].error and "no_such_field" in failed[0].refused[0]["reason"]
+    bulk = report.bulk
+    assert bulk["sent"] == bulk["written"] + bulk["failed"] and bulk["failed"] == 1
+    assert bulk["failed_by_reason"] == {"400 strict_dynamic_mapping_exception": 1} and bulk["rolled_back"] == 1
+    summary = report.summary()
+    assert summary["failures"][0]["refused"] == failed[0].refused
+    # nothing of the document is left (old chunks included), and no record says it is there
+    assert _chunks(store, name, {"term": {"doc_id": doc_id}}) == {}
+    store.refresh(indices.resolve(store, name, "docs"))
+    assert store.count(indices.resolve(store, name, "docs"), {"term": {"doc_id": doc_id}}) == 0
+    assert _chunks(store, name, {"bool": {"must_not": {"term": {"doc_id": doc_id}}}}) == other
+    again = run_ingest([folder], options)
+    assert again.count("ingested") == 1 and again.count("unchanged") == 1 and again.count("failed") == 0
+    assert set(_chunks(store, name, {"term": {"doc_id": doc_id}})) == expected

@@ -24,7 +24,8 @@ class _Transport:
 
 class ScriptedClient:
     """Answers each bulk request with the next entry of `script`: a set of ids to refuse with 429,
-    "all" for a whole request refused with HTTP 429, or an HTTP status to raise."""
+    a dict {id: (status, error type)} of items to fail otherwise, "all" for a whole request
+    refused with HTTP 429, or an HTTP status to raise."""
 
     transport = _Transport()
 
@@ -44,6 +45,10 @@ class ScriptedClient:
         if isinstance(step, int):
             raise TransportError(step, "illegal_argument_exception", {"error": "bad"})
         refused = {"status": 429, "error": {"type": "rejected_execution_exception", "reason": "queue full"}}
+        if isinstance(step, dict):
+            items = [{"index": {"_id": i, "_index": "i", **({"status": step[i][0], "error": {
+                "type": step[i][1], "reason": f"{step[i][1]} on {i}"}} if i in step else {"status": 201})}} for i in ids]
+            return {"errors": True, "items": items}
         items = [{"index": {"_id": i, **(refused if i in step else {"status": 201})}} for i in ids]
         return {"errors": bool(step), "items": items}
 
@@ -113,3 +118,34 @@ def test_chunks_are_sent_one_by_one(tmp_path, fast_backoff):
     store, client = _store(tmp_path, [set(), {"c"}, set()])
     assert store.bulk(_actions("a", "b", "c"), chunk_size=2) == 3
     assert client.sent == [["a", "b"], ["c"], ["c"]]
+
+
+UNAVAILABLE = (503, "unavailable_shards_exception")
+
+
+def test_items_answered_503_are_sent_again_and_counted(tmp_path, fast_backoff):
+    """A shard without a started primary (a replica being promoted): the items go again."""
+    store, client = _store(tmp_path, [{"b": UNAVAILABLE, "c": UNAVAILABLE}, {"c": UNAVAILABLE}, set()])
+    stats = BulkStats()
+    assert store.bulk(_actions("a", "b", "c"), stats=stats) == 3
+    assert client.sent == [["a", "b", "c"], ["b", "c"], ["c"]]
+    assert (stats.sent, stats.written, stats.failed, stats.retried, stats.requests) == (3, 3, 0, 3, 3)
+    assert stats.failed_by_reason == {} and stats.backoff_s >= 0.01 + 0.02
+
+
+def test_every_item_not_written_is_reported_with_its_reason(tmp_path, fast_backoff):
+    """A refusal that is not retryable fails at once; a 503 that stays fails after the retries;
+    sent == written + failed, and the error names each failed item with the node's reason."""
+    store, client = _store(tmp_path, [{"b": (400, "mapper_parsing_exception"), "c": UNAVAILABLE},
+                                      {"c": UNAVAILABLE}, {"c": UNAVAILABLE}])
+    stats = BulkStats()
+    with pytest.raises(BulkError, match="2 of 4 bulk items failed; first: b: mapper_parsing_exception on b") as caught:
+        store.bulk(_actions("a", "b", "c", "d"), stats=stats)
+    assert client.sent == [["a", "b", "c", "d"], ["c"], ["c"]]  # "b" not again: a 400 stays a 400
+    assert caught.value.failed_ids == ["b", "c"]
+    assert [(e["id"], e["status"], e["type"]) for e in caught.value.errors] == [
+        ("b", 400, "mapper_parsing_exception"), ("c", 503, "unavailable_shards_exception")]
+    assert (stats.sent, stats.written, stats.failed) == (4, 2, 2)
+    assert stats.sent == stats.written + stats.failed
+    assert stats.failed_by_reason == {"400 mapper_parsing_exception": 1, "503 unavailable_shards_exception": 1}
+    assert store.bulk_stats == stats

@@ -3,7 +3,7 @@ own distribution (whatever OPENSEARCH_URL says: these tests kill, freeze and res
 they need processes of their own) and stopped at the end.
 
 It lives beside the single test node: NODE_HOME/test-cluster, HTTP ports NODE_PORT+4..+6,
-transport NODE_PORT+104..+106, 512 MiB heap per node (four JVMs with the single node). Its write
+transport NODE_PORT+104..+106 (or elsewhere: `cluster_spec`), 512 MiB heap per node (four JVMs with the single node). Its write
 thread-pool queue is shrunk from 10,000 to 2 on purpose, so that the bulk-rejection test can fill
 it and get real 429s; every other cluster test therefore runs with the retries at work too.
 
@@ -28,11 +28,15 @@ GOLD = SAMPLES.parent.parent / "evaluation" / "gold" / "sample-gold.jsonl"
 
 @pytest.fixture(scope="session")
 def cluster_spec(settings):
+    """LEGALSEARCH_TEST_CLUSTER_PORT moves the cluster to HTTP ports PORT..PORT+2 (transport
+    PORT+100..+102) under NODE_HOME/test-cluster-PORT: two sessions on one machine (each with its
+    own cluster) then never kill each other's nodes."""
     from legalsearch.node.cluster import ClusterSpec
 
-    return ClusterSpec(root=settings.node_home / "test-cluster", nodes=3, name="legalsearch-test",
-                       http_port=settings.node_port + 4, transport_port=settings.node_port + 104, heap="512m",
-                       extra={"thread_pool.write.queue_size": WRITE_QUEUE})
+    port = int(os.environ.get("LEGALSEARCH_TEST_CLUSTER_PORT") or settings.node_port + 4)
+    root = settings.node_home / ("test-cluster" if port == settings.node_port + 4 else f"test-cluster-{port}")
+    return ClusterSpec(root=root, nodes=3, name="legalsearch-test", http_port=port, transport_port=port + 100,
+                       heap="512m", extra={"thread_pool.write.queue_size": WRITE_QUEUE})
 
 
 @pytest.fixture(scope="session")
