@@ -18,6 +18,8 @@ plugin, an admin password and the legalsearch roles; its secrets live beside the
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import logging
 import os
@@ -190,14 +192,66 @@ def prepare_config(settings: Settings, config: Path, http_port: int, transport_p
 
 
 def start(settings: Settings, timeout: float = 180.0) -> NodeState:
-    """Start the node (installing it first if needed) and wait until it answers. Idempotent."""
-    state = read_state(settings)
-    if state and _pid_alive(state.pid):
-        if state.url.startswith("https") != settings.node_security:
-            log.warning("restarting the local node to turn security %s", "on" if settings.node_security else "off")
-            stop(settings)
-        elif probe.ping(state.url, context=probe_context(settings, state.url)):
-            return state
+    """Start the node (installing it first if needed) and wait until it answers. Idempotent, and
+    safe to call from several processes at once: one starts the node while the others wait for it
+    (a lock file in the node home), and a running node that is slow to answer (a loaded machine)
+    is waited for, never stopped and started again."""
+    settings.node_home.mkdir(parents=True, exist_ok=True)
+    with _start_lock(settings.node_home / "start.lock", timeout + 60):
+        state = read_state(settings)
+        if state and _pid_alive(state.pid):
+            if state.url.startswith("https") != settings.node_security:
+                log.warning("restarting the local node to turn security %s",
+                            "on" if settings.node_security else "off")
+                stop(settings)
+            elif _answers_while_alive(settings, state, timeout):
+                return state
+        return _start(settings, timeout)
+
+
+@contextlib.contextmanager
+def _start_lock(path: Path, timeout: float):
+    """An exclusive lock on `path` for one start at a time (bounded wait; the lock goes with the
+    process, so a killed starter never leaves it held)."""
+    with path.open("a") as handle:
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise NodeError(f"another process has been starting the node for over {timeout:.0f}s "
+                                    f"(lock {path}); see `legalsearch node status`") from None
+                time.sleep(0.5)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _answers_while_alive(settings: Settings, state: NodeState, timeout: float) -> bool:
+    """Whether the running node answers within `timeout` seconds. False only when its process is
+    gone (then a new one is started); a process that lives and never answers is an error, left
+    running: stopping a busy node would cost every other client its searches."""
+    deadline = time.monotonic() + timeout
+    context = probe_context(settings, state.url)
+    warned = False
+    while _pid_alive(state.pid):
+        if probe.ping(state.url, context=context):
+            return True
+        if time.monotonic() > deadline:
+            raise NodeError(f"the node (pid {state.pid}, {state.url}) runs but has not answered for "
+                            f"{timeout:.0f}s; it was left running. Its log: {log_file(settings)}; "
+                            f"`legalsearch node stop && legalsearch node start` restarts it")
+        if not warned:
+            log.warning("the node (pid %d) is slow to answer; waiting for it (up to %.0fs)", state.pid, timeout)
+            warned = True
+        time.sleep(1.0)
+    return False
+
+
+def _start(settings: Settings, timeout: float) -> NodeState:
     if not is_installed(settings):
         install(settings)
     home = settings.node_home
