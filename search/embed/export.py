@@ -27,8 +27,6 @@ processes wait for one export. The export imports torch; loading the result neve
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import gc
 import hashlib
 import json
@@ -37,8 +35,9 @@ import os
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
+
+from legalsearch import locks
 
 log = logging.getLogger(__name__)
 
@@ -120,15 +119,8 @@ def is_ready(cache_dir: Path, model: str, variant: str) -> bool:
     return all((directory / name).exists() for name in (entry["file"], entry["file"] + ".data", meta["tokenizer"]))
 
 
-@contextlib.contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    with open(directory.parent / f".{directory.name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+def _locked(directory: Path):
+    return locks.held(directory.parent / f".{directory.name}.lock")
 
 
 def ensure(cache_dir: Path, model: str = "minilm", variant: str | None = None, *, force: bool = False) -> Path:

@@ -19,7 +19,6 @@ plugin, an admin password and the legalsearch roles; its secrets live beside the
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import logging
 import os
@@ -32,6 +31,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from legalsearch import locks
 from legalsearch.config import Settings
 from legalsearch.errors import NodeError
 from legalsearch.node import probe
@@ -211,23 +211,13 @@ def start(settings: Settings, timeout: float = 180.0) -> NodeState:
 
 @contextlib.contextmanager
 def _start_lock(path: Path, timeout: float):
-    """An exclusive lock on `path` for one start at a time (bounded wait; the lock goes with the
-    process, so a killed starter never leaves it held)."""
-    with path.open("a") as handle:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise NodeError(f"another process has been starting the node for over {timeout:.0f}s "
-                                    f"(lock {path}); see `legalsearch node status`") from None
-                time.sleep(0.5)
-        try:
+    """One start at a time (`locks.held`, bounded wait)."""
+    try:
+        with locks.held(path, timeout):
             yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    except TimeoutError:
+        raise NodeError(f"another process has been starting the node for over {timeout:.0f}s "
+                        f"(lock {path}); see `legalsearch node status`") from None
 
 
 def _answers_while_alive(settings: Settings, state: NodeState, timeout: float) -> bool:

@@ -20,6 +20,7 @@ import logging
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -424,10 +425,7 @@ class OpenSearchStore:
                 time.sleep(wait)
                 self._count(sinks, retried=len(batch), backoff_s=wait)
         if failed:
-            reasons: dict[str, int] = {}
-            for r in failed:
-                key = f"{r['status']} {r['type']}"
-                reasons[key] = reasons.get(key, 0) + 1
+            reasons = Counter(f"{r['status']} {r['type']}" for r in failed)
             self._count(sinks, failed=len(failed))
             with self._stats_lock:
                 for sink in sinks:
