@@ -219,6 +219,15 @@ class ExperimentalOptions(Options):
         metavar="BM25,KNN")
     routing_knn: int = option(3, "Documents the k-NN list of routing ranks.", ge=1, le=1000)
     routing_topics: bool = option(False, "Also match the question's clause topics against document outlines.")
+    subject_kinds: bool = option(
+        False, "Routing weighs the kind of document the question names by its words ('contract', 'the Act', "
+        "'the board', 'informativa'; English and Italian): routed documents of that kind first, the subject document "
+        "the best of that kind, and the best document of an asked kind no routed document is of in one more place.")
+    open_places: int = option(
+        0, "Of the top k, the last N places are left open to every document: the search is not restricted to the "
+        "routed documents, which fill the first k - N places (with the routing prior), and the rest go to the best "
+        "remaining chunks by fused score alone, routed or not. Applies where routing restricts the search; 0: off.",
+        ge=0, le=50)
     bm25_stop_words: bool = option(True, "BM25 reads the question's stop words (false: the words the English and "
                                    "Italian analysers drop are left out of every field, also those that keep them).")
 

@@ -41,6 +41,7 @@ class SearchPlan:
     named_by: tuple[str, ...] = ()  # the question's rare words that named the routed documents
     focused: str | None = None      # what was searched inside the one named document (focus_named)
     current: tuple[str, float] | None = None  # (today, weight): no as_of, text no longer in force ranks lower
+    open_places: int = 0            # of the top k, places left open to every document (open_places)
 
     @property
     def index(self) -> str:
@@ -106,16 +107,17 @@ def needs_vector(req: SearchRequest) -> bool:
     return req.mode in ("hybrid", "knn") or req.routing.mode != "off"
 
 
-def candidate_size(req: SearchRequest, prior: float = 0.0) -> int:
+def candidate_size(req: SearchRequest, prior: float = 0.0, places: int = 0) -> int:
     """How many fused candidates to fetch: k, or more when a reranker or a caller wants a deeper
     list, or when the routing prior re-sorts them (twice k, so a lower-fused chunk of the best
     document can move up into the top k). A reranker's shortlist is the top half of the fused list
     (twice its depth): the top of a longer fused list is steadier, and then the shortlist is the
     same whatever k asks for (measured on LegalBench: k = 10 and k = 64 rerank nearly the same
-    shortlist). (The
+    shortlist). With places left open to unrouted documents (`open_places`), every document is
+    searched and four times k are fetched, so that the routed documents still fill their places. (The
     current-text prior re-sorts only what is fetched: the versions of one section come together.)"""
     return max(req.k, req.experimental.candidates or 0, 2 * req.rerank.depth if req.rerank.method != "off" else 0,
-               min(2 * req.k, 400) if prior else 0)
+               min(2 * req.k, 400) if prior else 0, min(4 * req.k, 400) if places else 0)
 
 
 def routing_prior(req: SearchRequest, routing: str, routed: tuple[str, ...]) -> float:
@@ -391,3 +393,97 @@ def merge_named(named: list[str], routed: list[str], size: int, mode: str) -> li
     if mode == "only":
         return named[:size]
     return list(dict.fromkeys(named + routed))[:size]
+
+
+# ----------------------------------------------------------------- the kind of document asked about
+
+DOC_KINDS: dict[str, tuple[frozenset[str], re.Pattern]] = {
+    kind: (frozenset(types), re.compile(words, re.IGNORECASE)) for kind, types, words in (
+        ("legislation", ("statute", "statutory_instrument", "regulation", "act", "law", "code", "decree"),
+         r"\b(?:act|statute|statutory|legislation|law|regulations?|code|legge|decreto|normativa|regolamento|codice)\b"),
+        ("contract", ("contract", "nda", "lease", "licence", "license", "agreement"),
+         r"\b(?:contract|agreement|lease|licen[cs]e|nda|contratto|accordo|locazione|licenza|appalto"
+         r"|convenzione)\b"),
+        ("privacy_policy", ("privacy_policy",), r"\b(?:privacy (?:policy|notice)|informativa)\b"),
+        ("judgment", ("judgment",), r"\b(?:judg(?:e)?ment|ruling|sentenza)\b"),
+        ("internal_note", ("internal_note",), r"\b(?:memo|internal note|nota interna|parere)\b"),
+        ("board_minutes", ("board_minutes", "minutes"), r"\b(?:board|minutes|verbale|consiglio di amministrazione|cda)\b"),
+    )
+}
+"""Kinds of document a question may ask about by the words it uses for them ("Nel contratto di
+distribuzione ...", "before the board approved it"), English and Italian, and the doc_types of
+each (the ingest's types; open types named alike). A word of one kind only: "privacy" alone, or
+"court", is not read as a kind ("the court" of a contract's forum clause)."""
+
+
+def question_kinds(query: str) -> tuple[str, ...]:
+    """The kinds of document the question's words ask about (DOC_KINDS), in DOC_KINDS' order;
+    () when it names none. The words of a cited identifier count too ("section 21 of the Act")."""
+    return tuple(kind for kind, (_, words) in DOC_KINDS.items() if words.search(query))
+
+
+def kind_types(kinds: tuple[str, ...]) -> frozenset[str]:
+    """The doc_types of those kinds."""
+    return frozenset(t for kind in kinds for t in DOC_KINDS[kind][0])
+
+
+def with_subject_kinds(routed: list[str], subjects: list[tuple[str, str]], kinds: tuple[str, ...]) -> list[str]:
+    """Routing's documents weighed by the kinds of document the question asks about
+    (`subject_kinds`); `subjects`: (doc_key, doc_type) of every document, best first by subject
+    (`SearchService.subject_ranking`). With no kind asked, `with_subject`. Otherwise:
+
+    * routing's documents of an asked kind come first, the others after them, each in routing's
+      order (the routing prior goes to the kind asked about);
+    * the subject document is the best, by subject, of the asked kinds: "Nel contratto di
+      distribuzione chi approva le pubblicità del distributore?" no longer brings in the
+      Distribution Act, whose every heading says "distribution", beside the agreement it asks
+      about;
+    * for each asked kind that no routed document is of, its best document by subject takes one
+      more place, last ("Why was the lease signed before the board approved it?" names the lease;
+      the board's minutes answer)."""
+    if not kinds:
+        return with_subject(routed, [key for key, _ in subjects])
+    type_of = dict(subjects)
+    asked = kind_types(kinds)
+    out = [key for key in routed if type_of.get(key) in asked] + [key for key in routed if type_of.get(key) not in asked]
+    best = next((key for key, t in subjects if t in asked), None)
+    if best is not None and best not in out:
+        out.append(best)
+    for kind in kinds:
+        types = DOC_KINDS[kind][0]
+        if any(type_of.get(key) in types for key in out):
+            continue
+        extra = next((key for key, t in subjects if t in types), None)
+        if extra is not None:
+            out.append(extra)
+    return out
+
+
+# ----------------------------------------------------------------- places left open to unrouted documents
+
+def open_places(req: SearchRequest, routing: str, routed: tuple[str, ...]) -> int:
+    """How many of the top k places routing leaves open to documents it did not keep
+    (`open_places`): when routing restricts the search ("filter") and the option is on; never
+    all k, so the routed documents keep the first place. 0 otherwise."""
+    if routing != "filter" or not routed or not req.experimental.open_places:
+        return 0
+    return min(req.experimental.open_places, req.k - 1)
+
+
+def apply_open_places(ranked: list[tuple[dict, float]], routed: tuple[str, ...], weight: float, places: int,
+                      k: int) -> list[tuple[dict, float]]:
+    """The fused list of a search over every document (`ranked`, fused order) as routing with
+    open places orders it: the first k - `places` places hold the routed documents' chunks, by
+    fused score plus the routing prior (what "filter" routing gives); the last `places` places of
+    the top k, and every place after it, go to the best of the remaining chunks by their fused
+    score alone, routed or not, with no prior: a document routing left out (the privacy notice
+    behind four contracts), or a routed one the prior put behind the first (the statute behind
+    the agreement), can still reach the top k on its own text. Scores are returned as ordered
+    (the routing prior included for the first places only)."""
+    if not places or not routed:
+        return apply_routing_prior(ranked, routed, weight)
+    keys = set(routed)
+    boosted = apply_routing_prior([(src, score) for src, score in ranked if src.get("doc_key") in keys], routed, weight)
+    head = boosted[:max(0, k - places)]
+    taken = {src.get("chunk_id") for src, _ in head}
+    return head + [(src, score) for src, score in ranked if src.get("chunk_id") not in taken]

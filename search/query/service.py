@@ -37,6 +37,7 @@ from legalsearch.query.plan import (
     MAX_SUBJECT_DOCS,
     SearchPlan,
     apply_current_prior,
+    apply_open_places,
     apply_routing_prior,
     bm25_text,
     candidate_size,
@@ -49,10 +50,13 @@ from legalsearch.query.plan import (
     naming_words,
     needs_vector,
     not_in_force,
+    open_places,
+    question_kinds,
     question_words,
     routing_prior,
     subject_text,
     with_subject,
+    with_subject_kinds,
     written_like_names,
 )
 from legalsearch.query.rerank import Rerankers, rerank
@@ -229,10 +233,12 @@ class SearchService:
                     vector = self.embedders.for_query(meta).embed_query(focused).tolist()
                     timings["embed_focused"] = _ms(t)
         titles = lexicon.title_terms(focused or req.query) if req.fusion.title_weight > 0 else []
-        size = candidate_size(req, prior)
+        places = open_places(req, routing, routed)
+        size = candidate_size(req, prior, places)
         if not req.experimental.bm25_stop_words and model_id is None:  # neural: one text feeds both
             text = bodies.without_stop_words(text)
-        subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=filters, size=size,
+        searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
+        subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=searched, size=size,
                                      refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles,
                                      ef_search=bodies.knn_ef_search(meta))
         kinds = tuple(kind for kind, _ in subs)
@@ -243,7 +249,7 @@ class SearchService:
                                     req.fusion.title_weight)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused, current_prior(req, today()))
+                          focused, current_prior(req, today()), places)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=()) -> tuple[list[str], list[str]]:
@@ -277,11 +283,20 @@ class SearchService:
         if req.routing.names != "off":
             words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
             if named and req.routing.names == "only":  # the named documents alone: no ranking to run
-                return merge_named(named, [], req.routing.docs, "only"), words
+                named = merge_named(named, [], req.routing.docs, "only")
+                kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
+                if kinds:  # a kind of document asked about that no named one is of ("... before the board approved it?")
+                    named = with_subject_kinds(named, self.subject_ranking(req, vector, filters, docs_index, None, True),
+                                               kinds)
+                return named, words
         result = self.store.search(docs_index, body, pipeline=name)
         # and the document the question's subject points to, one place more when routing left it out
-        routed = with_subject([h["_source"]["doc_key"] for h in result["hits"]["hits"]],
-                              self.subject_ranking(req, vector, filters, docs_index, 1))
+        ranked = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
+        kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
+        if kinds:  # routing weighed by the kind of document the question asks about
+            routed = with_subject_kinds(ranked, self.subject_ranking(req, vector, filters, docs_index, None, True), kinds)
+        else:
+            routed = with_subject(ranked, self.subject_ranking(req, vector, filters, docs_index, 1))
         if req.routing.names == "off":
             return routed, []
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
@@ -311,12 +326,14 @@ class SearchService:
                                vector, filters, model_id, text, docs_index, refs)
         return cited_prior_docs(ranked, carrying)
 
-    def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int) -> list[str]:
+    def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int | None,
+                        types: bool = False) -> list:
         """The documents the caller may see, best first by what they are about (plan.subject_text:
         title, type, profile) against the question's vector; `size` of them. One request for the
         profiles; each profile is embedded once per process (and cached on disk across processes).
         Empty when off, when the engine embeds the question (no vector here), or when the registry
-        holds more than MAX_SUBJECT_DOCS documents for these filters."""
+        holds more than MAX_SUBJECT_DOCS documents for these filters. `size` None: all of them;
+        `types`: (doc_key, doc_type) pairs."""
         if not req.routing.subjects or vector is None:
             return []
         hits = self.store.search(docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type",
@@ -335,6 +352,8 @@ class SearchService:
         q = np.asarray(vector, dtype=np.float32)
         scores = [float(np.dot(q, self._subjects[(embedder.cache_key, t)])) for t in texts]
         order = sorted(range(len(hits)), key=lambda i: -scores[i])
+        if types:
+            return [(hits[i]["_source"]["doc_key"], hits[i]["_source"].get("doc_type") or "") for i in order[:size]]
         return [hits[i]["_source"]["doc_key"] for i in order[:size]]
 
     def doc_languages(self, docs_index: str) -> list[str]:
@@ -414,6 +433,9 @@ class SearchService:
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
         result = self.store.search(plan.index, body or plan.body, pipeline=name)
         ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
+        if plan.open_places:  # the order of the open places is the fused one, so the current prior comes first
+            return apply_open_places(apply_current_prior(ranked, plan.current), plan.routed, plan.prior,
+                                     plan.open_places, plan.request.k)
         return apply_current_prior(apply_routing_prior(ranked, plan.routed, plan.prior), plan.current)
 
     def second_stage(self, req: SearchRequest, plan: SearchPlan, fused: list[tuple[dict, float]],

@@ -225,3 +225,74 @@ def test_a_cited_label_gets_the_prior_only_to_choose_between_kinds_of_document()
     assert cited_prior_docs(["nda-b:1", "act:2026"], carrying) == []
     assert cited_prior_docs(["lease:1"], carrying) == []
     assert cited_prior_docs([], carrying) == []
+
+
+# ----------------------------------------------------------------- the kind of document asked about (subject_kinds)
+
+def test_the_kinds_a_question_asks_about_are_read_from_its_words_in_both_languages():
+    from legalsearch.query.plan import question_kinds
+
+    assert question_kinds("Nel contratto di distribuzione chi approva le pubblicità del distributore?") == ("contract",)
+    assert question_kinds("Why was the Castel San Pietro lease signed before the board approved it?") == \
+        ("contract", "board_minutes")
+    assert question_kinds("Which deposit rules does the Act set before a section 21 notice?") == ("legislation",)
+    assert question_kinds("Cosa dice l'informativa sui minori?") == ("privacy_policy",)
+    assert question_kinds("Can my 12-year-old sign up for the walking app?") == ()
+    assert question_kinds("Does the contractor act in good faith?") == ("legislation",)  # "act": a word, not a verb check
+
+
+def test_subject_kinds_put_the_asked_kind_first_and_choose_the_subject_document_among_it():
+    from legalsearch.query.plan import with_subject_kinds
+
+    subjects = [("act:2021", "statute"), ("dist:1", "contract"), ("nda:1", "nda"), ("minutes:1", "board_minutes")]
+    routed = ["memo:1", "dist:1", "nda:1"]
+    # a contract asked about: the Act (best by subject overall) is not brought in; contracts first
+    assert with_subject_kinds(routed, subjects, ("contract",)) == ["dist:1", "nda:1", "memo:1"]
+    # the law asked about: the Act takes one more place, first of its kind and last of routing
+    assert with_subject_kinds(routed, subjects, ("legislation",)) == ["memo:1", "dist:1", "nda:1", "act:2021"]
+    # no kind asked: with_subject (the best by subject, when routing left it out)
+    assert with_subject_kinds(routed, subjects, ()) == [*routed, "act:2021"]
+
+
+def test_an_asked_kind_no_routed_document_is_of_takes_one_more_place():
+    from legalsearch.query.plan import with_subject_kinds
+
+    subjects = [("lease:1", "contract"), ("minutes:1", "board_minutes"), ("act:1", "statute")]
+    assert with_subject_kinds(["lease:1"], subjects, ("contract", "board_minutes")) == ["lease:1", "minutes:1"]
+    # a kind the corpus has no document of adds nothing
+    assert with_subject_kinds(["lease:1"], subjects, ("contract", "judgment")) == ["lease:1"]
+    assert with_subject_kinds([], [], ("contract",)) == []
+
+
+# ----------------------------------------------------------------- places left open (open_places)
+
+def test_open_places_apply_only_where_routing_restricts_the_search_and_never_take_every_place():
+    from legalsearch.query.plan import open_places
+
+    req = SearchRequest(query="q", k=10, open_places=3)
+    assert open_places(req, "filter", ("a:1",)) == 3
+    assert open_places(req, "filter", ()) == 0
+    assert open_places(req, "off", ("a:1",)) == 0
+    assert open_places(req, "prior", ("a:1",)) == 0
+    assert open_places(SearchRequest(query="q", k=2, open_places=5), "filter", ("a:1",)) == 1
+    assert open_places(SearchRequest(query="q"), "filter", ("a:1",)) == 0  # off by default
+    assert candidate_size(req, 0.5, 3) == 40 and candidate_size(req, 0.5) == 20
+    with pytest.raises(ValueError):
+        SearchRequest(query="q", open_places=-1)
+
+
+def test_open_places_go_to_the_best_remaining_chunks_by_fused_score_without_the_prior():
+    from legalsearch.query.plan import apply_open_places
+
+    ranked = [(_src("notice:1", "n1"), 0.95), (_src("a:1", "a1"), 0.6), (_src("b:1", "b1"), 0.5),
+              (_src("a:1", "a2"), 0.3), (_src("a:1", "a3"), 0.2), (_src("notice:1", "n2"), 0.1)]
+    routed = ("a:1", "b:1")
+    # k 3, 1 open: the first 2 places are the routed chunks with the prior (a: +0.5, b: +0.25):
+    # a1 1.1, a2 0.8 (b1 0.75 next); the last place and the rest by fused score alone: n1 0.95, b1 0.5 ...
+    out = apply_open_places(ranked, routed, 0.5, 1, 3)
+    assert [s["chunk_id"] for s, _ in out] == ["a1", "a2", "n1", "b1", "a3", "n2"]
+    assert [round(score, 2) for _, score in out[:3]] == [1.1, 0.8, 0.95]
+    # no place open: the routing prior over the list as it is
+    assert apply_open_places(ranked, routed, 0.5, 0, 3) == apply_routing_prior(ranked, routed, 0.5)
+    # an unrouted chunk never takes the first places, however high its fused score
+    assert [s["chunk_id"] for s, _ in apply_open_places(ranked, routed, 0.0, 1, 3)][:2] == ["a1", "b1"]
