@@ -56,11 +56,14 @@ def plain_search(service: SearchService, index: str, fusion: str):
     """The plain hybrid query: embed, then one raw opensearch-py search (no legalsearch code on that path)."""
     meta = service.index_meta(index)
     embedder = service.embedders.for_query(meta)
-    if fusion == "rrf":
-        name, body = rrf_pipeline_name(60), rrf_pipeline_body(60)
+    if fusion == "rrf":  # a plain client's own pipeline (as the OpenSearch documentation writes it)
+        name, body = "plan27-plain-rrf", {"phase_results_processors": [{"score-ranker-processor": {
+            "combination": {"technique": "rrf", "rank_constant": 60}}}]}
     else:
-        name, body = normalization_pipeline_name("min_max", (0.3, 0.7)), normalization_pipeline_body("min_max", (0.3, 0.7))
-    service.pipelines.ensure(name, body)
+        name, body = "plan27-plain-min-max", {"phase_results_processors": [{"normalization-processor": {
+            "normalization": {"technique": "min_max"},
+            "combination": {"technique": "arithmetic_mean", "parameters": {"weights": [0.3, 0.7]}}}}]}
+    service.store.client.transport.perform_request("PUT", f"/_search/pipeline/{name}", body=body)
     client = service.store.client
     chunks = service.target(index)[0]
 
