@@ -26,12 +26,6 @@ import sys
 import time
 from pathlib import Path
 
-from legalsearch.query.fusion import (
-    normalization_pipeline_body,
-    normalization_pipeline_name,
-    rrf_pipeline_body,
-    rrf_pipeline_name,
-)
 from legalsearch.scripts import Embedders, SearchRequest, SearchService, Settings, Store, load_benchmark
 
 

@@ -274,28 +274,20 @@ class SearchService:
             pipeline = normalization_pipeline_body("min_max", tuple(req.experimental.routing_weights))
         else:
             pipeline = rrf_pipeline_body(req.fusion.rank_constant)
-        # one round trip for the requests that need no answer of another: how many documents carry
-        # each word that may name one, the routing ranking and the profiles of the subject list
-        # (the last two are not used when the question names its documents and names is "only")
-        cited = {r.label.lower() for r in refs}
-        words = [w for w in question_words(text or req.query) if w.lower() not in cited] \
-            if req.routing.names != "off" else []
-        subjects = self.subject_request(req, vector, filters, docs_index)
-        batch = [(docs_index, body, pipeline),
-                 *([(docs_index, bodies.naming_df_body(words, filters), None)] if words else []),
-                 *([subjects] if subjects else [])]
-        answers = self.store.msearch(batch)
-        result = answers[0]
         words, named = [], []
         if req.routing.names != "off":
-            words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs,
-                                               counts=answers[1] if len(batch) > 1 and words else None)
+            words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
             if named and req.routing.names == "only":  # the named documents alone: no ranking to run
                 return merge_named(named, [], req.routing.docs, "only"), words
+        # the routing ranking and the profiles of the subject list in one round trip (asked only when
+        # used: under load the node's time, not the round trip, is what a speculative request costs)
+        subjects = self.subject_request(req, vector, filters, docs_index)
+        answers = self.store.msearch([(docs_index, body, pipeline), *([subjects] if subjects else [])])
+        result = answers[0]
         # and the document the question's subject points to, one place more when routing left it out
         routed = with_subject([h["_source"]["doc_key"] for h in result["hits"]["hits"]],
                               self.subject_ranking(req, vector, filters, docs_index, 1,
-                                                   answers[-1] if subjects else None))
+                                                   answers[1] if subjects else None))
         if req.routing.names == "off":
             return routed, []
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
