@@ -76,16 +76,30 @@ def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[
 
 def expand(store, index: str, hits: list[dict], filters: Filters, *, xrefs: bool = True,
            definitions: bool = False, limit: int | None = None, placement: str = "end") -> Expansion:
+    wanted = targets(hits, xrefs, definitions, limit)
+    ids = sorted({cid for cids in wanted.values() for cid in cids})
+    answer = store.search(index, ids_query(ids, filters)) if ids else None
+    return expanded(hits, wanted, answer, xrefs=xrefs, placement=placement)
+
+
+def targets(hits: list[dict], xrefs: bool = True, definitions: bool = False, limit: int | None = None
+            ) -> dict[str, list[str]]:
+    """For each hit (by chunk id), the chunk ids expansion fetches after it (`plan`); none when
+    expansion is off. `ids_query` of all of them, under the search's filters, fetches them."""
     if not xrefs and not definitions:
-        return Expansion([(h, "retrieval") for h in hits])
-    wanted = plan(hits, definitions, limit) if xrefs else {
+        return {}
+    return plan(hits, definitions, limit) if xrefs else {
         h["chunk_id"]: [c for c in (h.get("definition_chunk_ids") or [])][:limit] for h in hits
     }
-    ids = sorted({cid for cids in wanted.values() for cid in cids})
-    fetched: dict[str, dict] = {}
-    if ids:
-        result = store.search(index, ids_query(ids, filters))
-        fetched = {hit["_source"]["chunk_id"]: hit["_source"] for hit in result["hits"]["hits"]}
+
+
+def expanded(hits: list[dict], wanted: dict[str, list[str]], answer: dict | None, *, xrefs: bool = True,
+             placement: str = "end") -> Expansion:
+    """The expansion of `hits` from the answer to the `ids_query` of `wanted` (None: nothing was
+    fetched); `wanted` empty: expansion off, the hits alone."""
+    if not wanted:
+        return Expansion([(h, "retrieval") for h in hits])
+    fetched = {hit["_source"]["chunk_id"]: hit["_source"] for hit in answer["hits"]["hits"]} if answer else {}
     return Expansion(place(hits, wanted, fetched, placement),
                      unfollowed_refs(hits, set(fetched), wanted) if xrefs else [])
 

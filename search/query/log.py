@@ -4,10 +4,17 @@ references, mixed versions of one document, timings."""
 
 from __future__ import annotations
 
+import atexit
+import logging
+import queue
+import threading
+import time
 from datetime import UTC, datetime
 
 from legalsearch.index import schema
 from legalsearch.query.models import SearchRequest, SearchResponse
+
+log = logging.getLogger(__name__)
 
 
 def now_iso() -> str:
@@ -54,23 +61,89 @@ def record(req: SearchRequest, response: SearchResponse, timestamp: str, user: s
     }
 
 
+LOG_QUEUE = 1000
+"""Records the background writer holds at most; a search that finds the queue full writes its
+record itself (on its request path: slower, never lost)."""
+
+FLUSH_TIMEOUT_S = 30.0
+"""How long `RetrievalLog.flush` (and the flush at exit) waits for the writer."""
+
+
 class RetrievalLog:
     """Writes one record per search into the log index (created on first use). On a secured
     cluster only the `legalsearch_auditor` role (and the admin) may read it: the records hold
-    privileged queries, groups and hit ids."""
+    privileged queries, groups and hit ids.
 
-    def __init__(self, store, index: str):
+    With `background` (the default), a record is built on the request path (its timestamp is the
+    search's) and written by one writer thread off it: a bounded queue (`LOG_QUEUE`; a full one
+    makes the search write its own record), flushed at exit and by `flush`; a record the node
+    refuses is logged as a warning with its reason, never dropped silently. A reader of the log
+    polls for a record (or calls `flush` first): it lands after the search returns."""
+
+    def __init__(self, store, index: str, background: bool = True):
         self.store = store
         self.index = index
+        self.background = background
         self._ready = False
+        self._lock = threading.Lock()
+        self._queue: queue.Queue[dict] = queue.Queue(maxsize=LOG_QUEUE)
+        self._writer: threading.Thread | None = None
+        self.failed = 0  # records the node refused (each logged)
 
     def write(self, req: SearchRequest, response: SearchResponse, user: str | None = None,
               groups: tuple[str, ...] | None = None) -> None:
+        doc = record(req, response, now_iso(), user, groups)
+        if not self.background:
+            self._write(doc)
+            return
+        self._start()
+        try:
+            self._queue.put_nowait(doc)
+        except queue.Full:  # the writer is behind: this search waits for its own record
+            self._write(doc)
+
+    def flush(self, timeout: float = FLUSH_TIMEOUT_S) -> bool:
+        """Wait until every queued record is written (or refused and logged); False when the
+        writer did not finish within `timeout` seconds (a warning says how many records wait)."""
+        deadline = time.monotonic() + timeout
+        while self._queue.unfinished_tasks:
+            if time.monotonic() >= deadline:
+                log.warning("retrieval log: %d records not yet written to %s after %gs", self._queue.unfinished_tasks,
+                            self.index, timeout)
+                return False
+            with self._queue.all_tasks_done:
+                self._queue.all_tasks_done.wait(min(0.1, max(0.0, deadline - time.monotonic())))
+        return True
+
+    def _start(self) -> None:
+        if self._writer is not None:
+            return
+        with self._lock:
+            if self._writer is None:
+                self._writer = threading.Thread(target=self._drain, name=f"retrieval-log {self.index}", daemon=True)
+                self._writer.start()
+                atexit.register(self.flush)
+
+    def _drain(self) -> None:
+        while True:
+            doc = self._queue.get()
+            try:
+                self._write(doc)
+            except Exception as e:  # noqa: BLE001 - the writer must outlive any one failure; each is reported
+                self.failed += 1
+                log.warning("retrieval log: a record of %r not written to %s: %s", doc.get("query", "")[:80],
+                            self.index, e)
+            finally:
+                self._queue.task_done()
+
+    def _write(self, doc: dict) -> None:
         if not self._ready:
-            body = schema.log_index_body()
-            if not self.store.index_exists(self.index):
-                self.store.create_index(self.index, body)
-            else:  # a log index made by an older version lacks newer fields (strict mapping)
-                self.store.put_mapping(self.index, {"properties": body["mappings"]["properties"]})
-            self._ready = True
-        self.store.index_document(self.index, None, record(req, response, now_iso(), user, groups))
+            with self._lock:
+                if not self._ready:
+                    body = schema.log_index_body()
+                    if not self.store.index_exists(self.index):
+                        self.store.create_index(self.index, body, exist_ok=True)
+                    else:  # a log index made by an older version lacks newer fields (strict mapping)
+                        self.store.put_mapping(self.index, {"properties": body["mappings"]["properties"]})
+                    self._ready = True
+        self.store.index_document(self.index, None, doc)

@@ -183,18 +183,29 @@ def cosines(store, index: str, vector: Sequence[float], chunk_ids: Sequence[str]
     ids = list(dict.fromkeys(chunk_ids))
     if not ids:
         return {}
-    body = {"size": len(ids), "_source": False,
-            "query": {"knn": {"vector": {"vector": list(vector), "k": len(ids), "filter": {"ids": {"values": ids}}}}}}
-    return {h["_id"]: 2.0 * float(h["_score"]) - 1.0 for h in store.search(index, body)["hits"]["hits"]}
+    return cosines_of(store.search(index, cosine_body(vector, ids)))
+
+
+def cosine_body(vector: Sequence[float], ids: Sequence[str]) -> dict:
+    """The filtered k-NN query of `cosines` (its ids distinct, at least one)."""
+    return {"size": len(ids), "_source": False,
+            "query": {"knn": {"vector": {"vector": list(vector), "k": len(ids), "filter": {"ids": {"values": list(ids)}}}}}}
+
+
+def cosines_of(answer: dict) -> dict[str, float]:
+    """The raw cosines (by chunk_id) in the answer to a `cosine_body` query."""
+    return {h["_id"]: 2.0 * float(h["_score"]) - 1.0 for h in answer["hits"]["hits"]}
 
 
 def features(store, index: str, question: str, vector: Sequence[float] | None, sources: Sequence[Mapping],
-             refs: Sequence[QueryRef] = ()) -> list[dict[str, float]]:
+             refs: Sequence[QueryRef] = (), cos: Mapping[str, float] | None = None) -> list[dict[str, float]]:
     """The features of each source (FEATURES), in order. `index`: what the search read (comma-joined
-    walls included); term statistics come from its first (public) index."""
+    walls included); term statistics come from its first (public) index. `cos`: the cosines by
+    chunk_id when they were asked already (a `cosine_body` query over these sources, or more)."""
     if not sources:
         return []
-    cos = cosines(store, index, vector, [s["chunk_id"] for s in sources]) if vector is not None else {}
+    if cos is None:
+        cos = cosines(store, index, vector, [s["chunk_id"] for s in sources]) if vector is not None else {}
     texts = [passage_text(s) for s in sources] + [document_text(s) for s in sources]
     terms, n, carried = term_statistics(store, index.split(",")[0], question, texts)
     weights = content_terms(terms, max(n, 1))

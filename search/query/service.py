@@ -24,7 +24,6 @@ from legalsearch.query import highlight as highlighting
 from legalsearch.query.fusion import (
     FusionPipelines,
     normalization_pipeline_body,
-    normalization_pipeline_name,
     pipeline_for,
     rrf_pipeline_body,
     rrf_pipeline_name,
@@ -61,7 +60,7 @@ from legalsearch.query.plan import (
 )
 from legalsearch.query.rerank import Rerankers, rerank
 from legalsearch.security.principal import Authenticator
-from legalsearch.store import Store
+from legalsearch.store import Store, msearch_error
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +141,10 @@ class SearchService:
         """Look the walls up again on the next search (after an ingest made one through this
         process; another process sees a new wall within `TARGET_TTL_S`)."""
         self._walls.clear()
+
+    def close(self) -> None:
+        """Write what the retrieval log still holds (it writes off the request path); also done at exit."""
+        self.retrieval_log.flush()
 
     def index_meta(self, index: str) -> dict:
         return self.target(index)[2]
@@ -274,11 +277,9 @@ class SearchService:
         body = bodies.routing_body(text or req.query, vector, filters, size, model_id, req.experimental.routing_knn,
                                    titles, langs)
         if req.experimental.routing_weights and (vector is not None or model_id):
-            weights = tuple(req.experimental.routing_weights)
-            name = self.pipelines.ensure(normalization_pipeline_name("min_max", weights),
-                                         normalization_pipeline_body("min_max", weights))
+            pipeline = normalization_pipeline_body("min_max", tuple(req.experimental.routing_weights))
         else:
-            name = self.pipelines.ensure(rrf_pipeline_name(req.fusion.rank_constant), rrf_pipeline_body(req.fusion.rank_constant))
+            pipeline = rrf_pipeline_body(req.fusion.rank_constant)
         words, named = [], []
         if req.routing.names != "off":
             words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
@@ -289,14 +290,19 @@ class SearchService:
                     named = with_subject_kinds(named, self.subject_ranking(req, vector, filters, docs_index, None, True),
                                                kinds)
                 return named, words
-        result = self.store.search(docs_index, body, pipeline=name)
+        # the routing ranking and the profiles of the subject list in one round trip (asked only when
+        # used: under load the node's time, not the round trip, is what a speculative request costs)
+        subjects = self.subject_request(req, vector, filters, docs_index)
+        answers = self.store.msearch([(docs_index, body, pipeline), *([subjects] if subjects else [])])
+        result, profiles = answers[0], (answers[1] if subjects else None)
         # and the document the question's subject points to, one place more when routing left it out
         ranked = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
         kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
         if kinds:  # routing weighed by the kind of document the question asks about
-            routed = with_subject_kinds(ranked, self.subject_ranking(req, vector, filters, docs_index, None, True), kinds)
+            routed = with_subject_kinds(ranked, self.subject_ranking(req, vector, filters, docs_index, None, True,
+                                                                     profiles), kinds)
         else:
-            routed = with_subject(ranked, self.subject_ranking(req, vector, filters, docs_index, 1))
+            routed = with_subject(ranked, self.subject_ranking(req, vector, filters, docs_index, 1, answer=profiles))
         if req.routing.names == "off":
             return routed, []
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
@@ -326,20 +332,28 @@ class SearchService:
                                vector, filters, model_id, text, docs_index, refs)
         return cited_prior_docs(ranked, carrying)
 
+    def subject_request(self, req: SearchRequest, vector, filters: Filters, docs_index: str
+                        ) -> tuple[str, dict, None] | None:
+        """The request for the profiles of the subject list (`subject_ranking`), None when it is off
+        or the engine embeds the question (no vector here)."""
+        if not req.routing.subjects or vector is None:
+            return None
+        return docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type", "profile"],
+                            "query": {"bool": {"filter": bodies.filter_clauses(filters)}}}, None
+
     def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int | None,
-                        types: bool = False) -> list:
+                        types: bool = False, answer: dict | None = None) -> list:
         """The documents the caller may see, best first by what they are about (plan.subject_text:
         title, type, profile) against the question's vector; `size` of them. One request for the
-        profiles; each profile is embedded once per process (and cached on disk across processes).
+        profiles (`subject_request`; `answer`: its answer, when it ran in a batch); each profile is
+        embedded once per process (and cached on disk across processes).
         Empty when off, when the engine embeds the question (no vector here), or when the registry
         holds more than MAX_SUBJECT_DOCS documents for these filters. `size` None: all of them;
         `types`: (doc_key, doc_type) pairs."""
-        if not req.routing.subjects or vector is None:
+        request = self.subject_request(req, vector, filters, docs_index)
+        if request is None:
             return []
-        hits = self.store.search(docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type",
-                                                                                       "profile"],
-                                              "query": {"bool": {"filter": bodies.filter_clauses(filters)}}})
-        hits = hits["hits"]["hits"]
+        hits = (answer or self.store.search(request[0], request[1]))["hits"]["hits"]
         if not hits or len(hits) > MAX_SUBJECT_DOCS:
             return []
         embedder = self.embedders.for_query(self.target(req.index)[2])
@@ -373,10 +387,12 @@ class SearchService:
         return languages
 
     def named_in_order(self, req: SearchRequest, text: str, vector, filters: Filters, model_id: str | None,
-                       docs_index: str, refs=()) -> tuple[list[str], list[str]]:
+                       docs_index: str, refs=(), counts: dict | None = None) -> tuple[list[str], list[str]]:
         """`named` (the labels of `refs` left out), with documents named alike put in the order of
-        what the question asks of them (`by_topic`)."""
-        words, named = self.named(text, filters, docs_index, req.routing.docs, {r.label.lower() for r in refs})
+        what the question asks of them (`by_topic`); `counts`: the answer to the naming words'
+        document frequencies when it came in a batch."""
+        words, named = self.named(text, filters, docs_index, req.routing.docs, {r.label.lower() for r in refs},
+                                  counts)
         if len(named) > 1 and req.routing.names == "only":
             named = self.by_topic(named, focus_question(text, words), vector, filters, model_id, docs_index, req)
         return words, named
@@ -397,18 +413,19 @@ class SearchService:
         return list(dict.fromkeys([k for k in ranked if k in named] + named))
 
     def named(self, text: str, filters: Filters, docs_index: str, size: int,
-              cited: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
+              cited: set[str] | frozenset[str] = frozenset(), counts: dict | None = None) -> tuple[list[str], list[str]]:
         """The documents the question names by a word written like a name that few documents carry
         (search.query.plan.question_words / naming_words), found in their name fields
         (bodies.NAME_FIELDS): "Consider Seeed's NDA; does it ...", "our NDA with Kestrel" (the
         licence calls Officine Fabbri "Kestrel" in its opening only). Of those, the ones that carry
         as many of the rare words as the first (`bodies.names_carried`). Two small requests on the
         document registry. Returns (the rare words, the documents named); ([], []) when no word is
-        rare enough."""
+        rare enough. `counts`: the answer to `bodies.naming_df_body` of these words, when it was
+        asked in a batch (`route`)."""
         words = [w for w in question_words(text) if w.lower() not in cited]
         if not words:
             return [], []
-        counts = self.store.search(docs_index, bodies.naming_df_body(words, filters))
+        counts = counts or self.store.search(docs_index, bodies.naming_df_body(words, filters))
         total = counts["hits"]["total"]["value"]
         aggs = counts["aggregations"]
         df = {w: tuple(aggs[f"df_{lang}"]["buckets"][w]["doc_count"] for lang in bodies.NAMING_DF_FIELDS) for w in words}
@@ -511,9 +528,7 @@ class SearchService:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
 
         t = time.perf_counter()
-        expansion = expand.expand(self.store, plan.index, sources, plan.filters, xrefs=req.expansion.xrefs,
-                                  definitions=req.expansion.definitions, limit=req.expansion.limit,
-                                  placement=req.expansion.placement)
+        expansion, cos = self.expand(req, plan, sources)
         if req.expansion.xrefs or req.expansion.definitions:
             timings["expand"] = _ms(t)
 
@@ -525,7 +540,8 @@ class SearchService:
             timings["highlight"] = _ms(t)
         if req.filters.as_of is None:
             notes += old_text_note(hits, today())
-        hits, abstained = self.with_relevance(req, plan, hits, [src for src, _ in expansion.ordered], timings, notes)
+        hits, abstained = self.with_relevance(req, plan, hits, [src for src, _ in expansion.ordered], timings, notes,
+                                              cos)
         timings["total"] = _ms(t_start)
         response = SearchResponse(
             query=req.query, hits=hits, not_found=not hits or abstained is not None,
@@ -543,6 +559,25 @@ class SearchService:
                 log.warning("retrieval log not written: %s", e)
         return response
 
+    def expand(self, req: SearchRequest, plan: SearchPlan, sources: list[dict]) -> tuple[expand.Expansion, dict | None]:
+        """The cross-reference expansion of `sources` (search.query.expand) and, in the same round
+        trip, the answer to relevance's cosine query (`relevance.cosine_body`) over them and every
+        chunk expansion may add (those it fetches are among them); None when the plan has no vector
+        (relevance then embeds the question itself). A refused expansion fails the search; a
+        refused cosine query only leaves relevance out (`relevance_of`)."""
+        wanted = expand.targets(sources, req.expansion.xrefs, req.expansion.definitions, req.expansion.limit)
+        ids = sorted({cid for cids in wanted.values() for cid in cids})
+        batch = [(plan.index, bodies.ids_query(ids, plan.filters), None)] if ids else []
+        scored = list(dict.fromkeys([s["chunk_id"] for s in sources] + ids))
+        if plan.vector is not None and scored:
+            batch.append((plan.index, relevance.cosine_body(plan.vector, scored), None))
+        answers = self.store.msearch(batch, refused="return")
+        if ids and "error" in answers[0]:
+            raise msearch_error(plan.index, answers[0])
+        cos = answers[-1] if plan.vector is not None and scored else None
+        return expand.expanded(sources, wanted, answers[0] if ids else None, xrefs=req.expansion.xrefs,
+                               placement=req.expansion.placement), cos
+
     def highlight(self, plan: SearchPlan, sources: list[dict], hits: list[Hit]) -> list[Hit]:
         """`hits` with the offsets of their words that matched the question (legalsearch.query.highlight),
         read from the indices the search read."""
@@ -553,12 +588,13 @@ class SearchService:
     # ----------------------------------------------------------------- relevance
 
     def relevance_of(self, req: SearchRequest, plan: SearchPlan, sources: list[dict], timings: dict[str, float],
-                     warnings: list[str]) -> tuple[list[float | None], list[dict[str, float]]]:
+                     warnings: list[str], cos: dict | None = None) -> tuple[list[float | None], list[dict[str, float]]]:
         """The calibrated relevance of each source (search.query.relevance) and its features; None
         each, with a warning, when it cannot be computed (no calibration for the index's embedder,
         the term statistics refused): a search never fails for it. The question is what was
         searched (`plan.focused` inside a named document), embedded here when the plan has no vector
-        (bm25 mode, engine-side embedding)."""
+        (bm25 mode, engine-side embedding). `cos`: the answer to the cosine query over these
+        sources (or more) when it was asked with the expansion (`expand`)."""
         if not sources:
             return [], []
         t = time.perf_counter()
@@ -570,7 +606,10 @@ class SearchService:
                 embedder = self.embedders.for_query(plan.meta)
                 check_window(embedder, question)
                 vector = embedder.embed_query(question).tolist()
-            features = relevance.features(self.store, plan.index, question, vector, sources, plan.refs)
+            if cos is not None and "error" in cos:
+                raise msearch_error(plan.index, cos)
+            features = relevance.features(self.store, plan.index, question, vector, sources, plan.refs,
+                                          None if cos is None else relevance.cosines_of(cos))
         except LegalSearchError as e:
             warnings.append(f"no relevance computed (abstention off for this search): {e}")
             return [None] * len(sources), [{} for _ in sources]
@@ -578,11 +617,12 @@ class SearchService:
         return [round(calibration.probability(f), 4) for f in features], features
 
     def with_relevance(self, req: SearchRequest, plan: SearchPlan, hits: list[Hit], sources: list[dict],
-                       timings: dict[str, float], warnings: list[str]) -> tuple[list[Hit], str | None]:
+                       timings: dict[str, float], warnings: list[str], cos: dict | None = None
+                       ) -> tuple[list[Hit], str | None]:
         """The hits (built from `sources`, in order) with their relevance, and the not_found reason
         when no retrieved hit reaches the request's `abstain` threshold (None otherwise; the order
         and the hits are unchanged)."""
-        scores, features = self.relevance_of(req, plan, sources, timings, warnings)
+        scores, features = self.relevance_of(req, plan, sources, timings, warnings, cos)
         hits = [h.model_copy(update={"relevance": r, "relevance_features": f}) for h, r, f in zip(hits, scores, features,
                                                                                                  strict=True)]
         abstain, best = relevance.abstains([h.relevance for h in hits if h.via == "retrieval"], req.abstain)

@@ -14,7 +14,7 @@ from functools import partial
 
 from legalsearch.config import Settings
 from legalsearch.store.connection import connection, resolve_url
-from legalsearch.store.opensearch import BulkStats, Connection, Identity, OpenSearchStore
+from legalsearch.store.opensearch import BulkStats, Connection, Identity, OpenSearchStore, msearch_error
 
 
 class Store(OpenSearchStore):
@@ -28,4 +28,4 @@ class Store(OpenSearchStore):
         self.identity = identity
 
 
-__all__ = ["BulkStats", "Connection", "Identity", "OpenSearchStore", "Store", "connection", "resolve_url"]
+__all__ = ["BulkStats", "Connection", "Identity", "OpenSearchStore", "Store", "connection", "msearch_error", "resolve_url"]

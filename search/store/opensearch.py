@@ -530,6 +530,33 @@ class OpenSearchStore:
             params["explain"] = "true"
         return self._call(f"search {index}", self.client.search, index=index, body=body, params=params)
 
+    def msearch(self, requests: list[tuple[str, dict, dict | None]], refused: Literal["raise", "return"] = "raise"
+                ) -> list[dict]:
+        """Several searches in one round trip (`_msearch`), each answered as `search` answers it:
+        (index, body, pipeline body or None) each, the answers in order. A search pipeline is given
+        inline in its sub-request's body (a named one cannot be set per sub-request on 2.19); the
+        header sets what `search` sets as parameters (no partial results; DFS for a plain query).
+        A sub-request the node refuses raises as `search` would (403: PermissionDeniedError), or
+        with `refused="return"` is answered by its error ({"error": ..., "status": ...}; the caller
+        raises `msearch_error` for it where it must)."""
+        if not requests:
+            return []
+        lines: list[dict] = []
+        for index, body, pipeline in requests:
+            header: dict[str, Any] = {"index": index, "allow_partial_search_results": False}
+            if "hybrid" not in body.get("query", {}):
+                header["search_type"] = "dfs_query_then_fetch"
+            lines += [header, {**body, "search_pipeline": pipeline} if pipeline else body]
+        indices = ",".join(dict.fromkeys(index for index, _, _ in requests))
+        answer = self._call(f"search {indices}", self.client.msearch, body=lines)
+        responses = answer.get("responses") or []
+        if len(responses) != len(requests):
+            raise StoreError(f"OpenSearch answered {len(responses)} of {len(requests)} searches of {indices}")
+        for (index, _, _), response in zip(requests, responses, strict=True):
+            if "error" in response and refused == "raise":
+                raise msearch_error(index, response)
+        return responses
+
     # ----------------------------------------------------------------- pipelines
 
     def put_search_pipeline(self, name: str, body: dict) -> None:
@@ -659,3 +686,15 @@ SECURITY_WRITE_ATTEMPTS = 5
 
 def _reraise(e: Exception):
     raise e
+
+
+def msearch_error(index: str, response: dict) -> Exception:
+    """The error for one refused sub-request of `_msearch` (`OpenSearchStore.msearch`), as `search`
+    raises it: 403 a PermissionDeniedError, an engine-side model failure a ModelError, else a StoreError."""
+    status = int(response.get("status") or 0)
+    failure = SimpleNamespace(info={"error": response["error"]}, error=str(response["error"]), status_code=status)
+    why = f"{hints.reason(failure)}{hints.hint(failure)}"
+    if status == 403:
+        return PermissionDeniedError(f"may not search {index} (HTTP 403): {hints.reason(failure)}")
+    error = ModelError if hints.model_hint(str(failure.info)) else StoreError
+    return error(f"OpenSearch refused to search {index} (HTTP {status}): {why}")

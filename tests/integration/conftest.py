@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 import uuid
 
 import pytest
@@ -24,6 +25,17 @@ def ingested_index(store, run_ingest, prefix: str, paths, **options):
         yield name, report
     finally:
         indices.delete(store, name)
+
+
+def poll(found, what: str, seconds: float = 30.0):
+    """`found()` once it returns something (a list of hits, a record), trying again for up to
+    `seconds`: for what the engine or a background writer lands after the call that made it (the
+    retrieval log is written off the request path)."""
+    deadline = time.monotonic() + seconds
+    while not (answer := found()):
+        assert time.monotonic() < deadline, f"{what}: not there after {seconds:g} s"
+        time.sleep(0.2)
+    return answer
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,8 @@ from legalsearch.index import indices
 from legalsearch.query import expand, fusion
 from legalsearch.query.models import Filters, SearchRequest
 
+from tests.integration.conftest import poll
+
 MODES = ("hybrid", "bm25", "knn")
 
 
@@ -322,9 +324,16 @@ def test_retrieval_log_record(settings, store, embedders, sample_index, index_na
 
     logging_service = SearchService(settings.model_copy(update={"log_index": index_name + "-log"}), store, embedders)
     response = logging_service.search(SearchRequest(query="clause 14.3", index=sample_index[0], k=2))
-    store.refresh(index_name + "-log")
-    records = store.search(index_name + "-log", {"query": {"match_all": {}}})["hits"]["hits"]
-    assert len(records) == 1
+    log_index = index_name + "-log"
+
+    def written():  # the record lands after the search returns (a background writer)
+        if not store.index_exists(log_index):
+            return []
+        store.refresh(log_index)
+        return store.search(log_index, {"query": {"match_all": {}}})["hits"]["hits"]
+
+    records = poll(written, "the retrieval log record")
+    assert logging_service.retrieval_log.flush() and len(written()) == 1
     rec = records[0]["_source"]
     assert rec["hit_chunk_ids"] == [h.chunk_id for h in response.hits]
     assert rec["identifiers"] == ["clause 14.3"] and rec["took_ms"]["total"] > 0

@@ -21,7 +21,7 @@ from legalsearch.security.roles import READER_ROLE
 from legalsearch.security.secrets import make_password, secrets_of
 
 from tests.conftest import REPO
-from tests.integration.conftest import user_store
+from tests.integration.conftest import poll, user_store
 from tests.integration.test_dashboards_mapping import _aggs_body
 
 PRIVILEGED = "privileged-note-litigation"
@@ -114,14 +114,19 @@ def test_only_the_auditor_reads_the_retrieval_log(settings, opensearch_url, admi
     name, password = people["alice"]
     client.as_user(name, password).search(QUESTION, index=sample_index[0], k=3)
     log_index = settings.log_index
-    admin_client.store.refresh(log_index)
     record = {"query": {"term": {"user": name}}}
+    carol = user_store(settings, opensearch_url, *people["carol"])
+
+    def written():  # the record lands after the search returns (a background writer)
+        admin_client.store.refresh(log_index)
+        return carol.search(log_index, record)["hits"]["hits"]
+
+    poll(written, "alice's search in the retrieval log")
     for reader in ("alice", "bob"):
         with pytest.raises(PermissionDeniedError, match="no permissions for \\[indices:data/read/search\\]"):
             user_store(settings, opensearch_url, *people[reader]).search(log_index, record)
     with pytest.raises(PermissionDeniedError):
         client.as_user(name, password).search_store.search(log_index, record)  # the service only writes it
-    carol = user_store(settings, opensearch_url, *people["carol"])
     [hit] = carol.search(log_index, record)["hits"]["hits"]
     assert hit["_source"]["groups"] == ["litigation-team"] and PRIVILEGED in hit["_source"]["hit_doc_ids"]
     with pytest.raises(PermissionDeniedError):  # and the auditor reads no chunk
