@@ -56,11 +56,10 @@ node: venv
 	@if [ -n "$$OPENSEARCH_URL" ]; then echo "==> using OPENSEARCH_URL=$$OPENSEARCH_URL"; \
 	 else $(BIN)/legalsearch node start; fi
 
-# The ONNX Runtime builds (`minilm` and `e5`, the defaults, tested by the suite): exported once from the
-# shipped weights (MiniLM ~30 s, e5 ~4 min and ~6 GB of memory; cached under ~/.cache/legalsearch/onnx; a
-# re-run checks and returns at once).
+# The ONNX Runtime builds (`minilm-onnx`, tested by the suite): exported once from the shipped weights
+# (~30 s, cached under ~/.cache/legalsearch/onnx; a re-run checks and returns at once).
 models: venv
-	@$(BIN)/legalsearch models export --model minilm --model e5
+	@$(BIN)/legalsearch models export
 
 demo: venv system-deps node models
 	$(BIN)/legalsearch demo

