@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3, subsets: list[str] | None = None,
-               per_subset: int | None = None) -> tuple[list[str], list[str]]:
+               per_subset: int | None = None, chunk_chars: int = 824) -> tuple[list[str], list[str]]:
     from legalsearch.scripts import (
         benchmark_file_path,
         chunk_document,
@@ -53,11 +53,11 @@ def real_texts(data: Path, n_chunks: int, n_queries: int, seed: int = 3, subsets
         meta = {"doc_id": benchmark_file_path(data, path), "title": title_from_filename(path), "public": True}
         doc = load_document(path, manifest_entry=meta)
         summary = summarizer.summarize(doc)
-        texts += [records.embedded_text(c, summary) for c in chunk_document(doc, "structural", max_chars=824)]
+        texts += [records.embedded_text(c, summary) for c in chunk_document(doc, "structural", max_chars=chunk_chars)]
     for path in sorted((REPO / "samples" / "corpus").glob("contratto-*.txt")):
         doc = load_document(path)
         summary = summarizer.summarize(doc)
-        texts += [records.embedded_text(c, summary) for c in chunk_document(doc, "structural", max_chars=824)]
+        texts += [records.embedded_text(c, summary) for c in chunk_document(doc, "structural", max_chars=chunk_chars)]
     rng = random.Random(seed)
     chosen = rng.sample(texts, min(n_chunks, len(texts)))
     questions = [q.query for q in rng.sample(queries, min(n_queries, len(queries)))]
@@ -71,13 +71,19 @@ started = time.perf_counter()
 from legalsearch.scripts import Embedders, Settings
 name, texts_file, out, reps, threads = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 data = json.loads(open(texts_file).read())
-settings = Settings().model_copy(update={"embed_threads": threads})
+name, _, query = name.partition("+")  # NAME+key=value+...: ONNX Runtime settings of this run
+tweaks = dict(kv.split("=") for kv in query.split("+") if kv)
+settings = Settings().model_copy(update={"embed_threads": threads, "embed_parallel": tweaks.pop("parallel", "intra")})
 if "@" in name:  # model@variant: any ONNX quantization variant (search.embed.export.VARIANTS)
     from legalsearch.scripts import export
     model, variant = name.split("@")
     embedder = Embedders(settings).load(f"{model}/onnx-{variant}/r{export.RECIPE_VERSION}")
 else:
     embedder = Embedders(settings).get(name)
+for key, value in tweaks.items():  # batch_tokens, max_batch (search.embed.onnxrt.OnnxEmbedder)
+    if not hasattr(embedder, key):
+        sys.exit(f"{embedder.build} has no setting {key!r}")
+    setattr(embedder, key, int(value))
 load_s = time.perf_counter() - started
 embedder.embed_passages(data["chunks"][:16])
 def cpu():
@@ -128,7 +134,8 @@ def agreement(out: Path, a: str, b: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("builds", nargs="+", help="embedder names (minilm, minilm-torch, e5, e5-onnx, ...) or "
-                        "MODEL@VARIANT for another ONNX quantization (minilm@int8-opt-pc)")
+                        "MODEL@VARIANT for another ONNX quantization (minilm@int8-opt-pc); an ONNX one may add "
+                        "run settings: e5-onnx+batch_tokens=4096+max_batch=16+parallel=data")
     parser.add_argument("--data", type=Path, required=True)
     parser.add_argument("--chunks", type=int, default=512)
     parser.add_argument("--queries", type=int, default=100)
@@ -136,6 +143,9 @@ def main() -> None:
     parser.add_argument("--per-subset", type=int, default=None, metavar="N",
                         help="read only N LegalBench questions per sub-corpus (default: all); the chunks come "
                              "from the documents they cite (a quick run: --subset privacy_qa --per-subset 1)")
+    parser.add_argument("--chunk-chars", type=int, default=824,
+                        help="structural chunk limit in characters: 824 as ingestion cuts for MiniLM (256 tokens), "
+                        "1848 for e5 (512 tokens)")
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--rounds", type=int, default=1, help="run the builds this many times, interleaved")
     parser.add_argument("--threads", type=int, default=0, help="embed_threads (0: every usable core)")
@@ -145,7 +155,7 @@ def main() -> None:
     out = args.out or Path(tempfile.mkdtemp(prefix="ls-embed-"))
     out.mkdir(parents=True, exist_ok=True)
     chunks, queries = real_texts(args.data, args.chunks, args.queries, subsets=args.subset,
-                                 per_subset=args.per_subset)
+                                 per_subset=args.per_subset, chunk_chars=args.chunk_chars)
     texts_file = out / "texts.json"
     texts_file.write_text(json.dumps({"chunks": chunks, "queries": queries}))
     lengths = sorted(len(t) for t in chunks)
