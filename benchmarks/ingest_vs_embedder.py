@@ -155,7 +155,7 @@ def raw_seconds(embedder, texts: list[str], batch: int) -> float:
 
 
 def measure(label: str, spec: str, args, sources, server: Server | None, node: int | None) -> dict:
-    from legalsearch.scripts import Embedders, IngestOptions, Settings, Store, indices, ingest
+    from legalsearch.scripts import Embedders, IngestOptions, Settings, Store, indices, ingest, ingest_batch
 
     with tempfile.TemporaryDirectory(prefix="ls-bench-") as tmp:
         settings = Settings()
@@ -168,7 +168,7 @@ def measure(label: str, spec: str, args, sources, server: Server | None, node: i
         name = f"{args.prefix}-bench-{uuid.uuid4().hex[:6]}"
         options = IngestOptions(index=name, embedder=spec, **({"batch_chunks": args.batch} if args.batch else {}))
         texts, chunks = planned_texts(sources, settings, options, embedder)
-        batch = options.batch_chunks or 256
+        batch = options.batch_chunks or ingest_batch(embedder)  # the ingest's own batches
         embedder.embed_passages(texts[:8])  # warm-up (first-call allocations, connections)
         load0 = os.getloadavg()[0]
         raw1 = raw_seconds(embedder, texts, batch)
