@@ -111,6 +111,9 @@ class Settings(BaseSettings):
         default=True, description="embed questions with the local node's embedding server when it serves the index's "
         "build, so a fresh process loads no model (false: always in-process)")
     embed_threads: int = Field(default=0, ge=0, description="ONNX embedders: threads (0: every core this process may use)")
+    device: Literal["auto", "cpu", "cuda"] = Field(
+        default="auto", description="where local models run (LEGALSEARCH_DEVICE): auto = CUDA when ONNX Runtime / "
+        "PyTorch find one, else the CPU (search.embed.device)")
     embed_parallel: Literal["intra", "data"] = Field(
         default="intra", description="ONNX embedders: threads inside each batch (intra) or one batch per thread (data)"
     )

@@ -40,6 +40,7 @@ _EXPORTS = {
     "IngestOptions": "legalsearch.ingest:IngestOptions",
     "file_sources": "legalsearch.ingest:file_sources",
     "ingest": "legalsearch.ingest:ingest",
+    "ingest_batch": "legalsearch.ingest.run:ingest_batch",
     "indices": "legalsearch.index.indices",
     "records": "legalsearch.index.records",
     "schema": "legalsearch.index.schema",

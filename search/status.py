@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from legalsearch import engine
 from legalsearch.config import Settings
+from legalsearch.embed import device
 from legalsearch.errors import AuthenticationError, ConfigError, LegalSearchError
 from legalsearch.index import refresh, schema
 from legalsearch.node import assembly, cluster, process, webservice
@@ -23,6 +24,7 @@ def node_status(store: Store) -> dict:
         "reachable": False,
         "local_cluster": _members(settings),
         "service": _service(settings),
+        "device": device.probe(settings.device),  # where local models run here (search.embed.device)
     }
     try:
         report["url"] = store.url  # never with credentials (search.store.connection)
@@ -98,6 +100,8 @@ def _members(settings) -> list[dict]:
 def render(report: dict) -> str:
     lines = [f"node:     {report.get('url', '-')} ({report['source']})"
              + (f" as {report['user']}" if report.get("user") else "")]
+    if report.get("device"):
+        lines.append(f"device:   local models: {device.render(report['device'])}")
     if report.get("authenticated") is False:
         lines.append(f"status:   reachable, but it refused the credentials: {report.get('error', '')}")
         return "\n".join(lines)

@@ -602,6 +602,11 @@ def _render_ingest(s: dict) -> str:
         + (f" ({s['options']['embedder_choice']})" if s["options"].get("embedder_choice", "").startswith("auto") else ""),
         "time: " + ", ".join(f"{k} {v:.1f}s" for k, v in s["timings_s"].items()),
     ]
+    dev = s["options"].get("device") or {}
+    if dev:
+        lines.append(f"device: {dev['device']} ({dev['runtime']}: {dev['why']}); {s['options'].get('batch_chunks')} "
+                     "chunks per embedding call" + (f", {s['options']['concurrency']} requests at a time"
+                                                    if s["options"].get("concurrency") else ""))
     bulk = s.get("bulk") or {}
     if bulk.get("requests"):
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(bulk.get("failed_by_reason", {}).items()))

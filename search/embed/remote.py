@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from legalsearch.embed import device as devices
 from legalsearch.embed.custom import SpecEmbedder
 from legalsearch.embed.spec import Spec
 from legalsearch.errors import ConfigError, EmbedError
@@ -103,6 +104,7 @@ class RemoteEmbedder(SpecEmbedder):
 
     runtime = "http"
     default_batch = 64
+    device = devices.REMOTE
 
     def __init__(self, spec: Spec):
         super().__init__(spec)

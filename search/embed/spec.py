@@ -18,6 +18,8 @@ Parameters (all optional unless said):
   `query_prefix=query:%20` for an e5 model), `max_tokens` (the window; default: the model's, 512
   for an endpoint), `batch` (texts per call, default 32 local / 64 remote), `normalize` (1: the
   default, vectors are L2-normalised here; the index records it);
+- `st`, `hf`, `onnx`: `device` (auto | cpu | cuda; default: LEGALSEARCH_DEVICE, else auto: CUDA when
+  the runtime finds one, search.embed.device);
 - `onnx`: `file` (which `.onnx` file), `pooling` (mean | cls; default: the folder's 1_Pooling
   config, else mean);
 - `openai` and `cohere`: `model` (required), `dims` (the dimensions expected; sent as `dimensions` to
@@ -31,7 +33,7 @@ No secret is ever part of a specification: `key=` is refused (use `key_env` or `
 specification an index records, `legalsearch index info` shows and logs print holds none.
 The canonical form (kind, target without a trailing slash, parameters sorted) is what an index
 records as its `embedder_spec`; without the OPERATIONAL parameters (key_env, key_file, batch,
-concurrency, retries, timeout) it is the model's identity, recorded as `embedder_build`: an index
+concurrency, retries, timeout, device) it is the model's identity, recorded as `embedder_build`: an index
 refuses to be extended or queried with another identity, and takes other operational values.
 """
 
@@ -55,9 +57,9 @@ SPEC_VERSION = 1
 
 PARAMS: dict[str, set[str]] = {
     "common": {"query_prefix", "passage_prefix", "max_tokens", "batch", "normalize"},
-    "st": set(),
-    "hf": set(),
-    "onnx": {"file", "pooling"},
+    "st": {"device"},
+    "hf": {"device"},
+    "onnx": {"file", "pooling", "device"},
     "openai": {"model", "dims", "key_env", "key_file", "concurrency", "retries", "timeout", "input_type",
                "send_dims"},
     "cohere": {"model", "dims", "key_env", "key_file", "concurrency", "retries", "timeout"},
@@ -65,7 +67,7 @@ PARAMS: dict[str, set[str]] = {
 RERANK_PARAMS = {"model", "key_env", "key_file", "retries", "timeout", "batch"}
 SECRET_PARAMS = {"key", "api_key", "apikey", "token", "password", "secret"}
 INT_PARAMS = {"max_tokens", "batch", "dims", "concurrency", "retries"}
-OPERATIONAL = {"key_env", "key_file", "concurrency", "retries", "timeout", "batch"}
+OPERATIONAL = {"key_env", "key_file", "concurrency", "retries", "timeout", "batch", "device"}
 """How to reach and pace the model, not which vectors it makes: left out of its identity (`Spec.identity`),
 so an index built with one timeout or key variable is extended and queried with another."""
 FLAG_PARAMS = {"normalize", "input_type", "send_dims"}
@@ -190,6 +192,8 @@ def parse(text: str, *, rerank: bool = False) -> Spec:
     for key in FLAG_PARAMS & set(params):
         if params[key].lower() not in ("0", "1", "true", "false", "yes", "no", "on", "off"):
             raise ConfigError(f"{kind}: {key}={params[key]!r} must be 1 or 0")
+    if "device" in params and params["device"].lower() not in ("auto", "cpu", "cuda"):
+        raise ConfigError(f"{kind}: device={params['device']!r} must be auto, cpu or cuda")
     if "pooling" in params and params["pooling"] not in ("mean", "cls"):
         raise ConfigError(f"onnx: pooling={params['pooling']!r} must be mean or cls")
     target = target.strip()

@@ -35,7 +35,8 @@ class IngestOptions(BaseModel):
     force: bool = False
     force_merge: int = Field(0, ge=0, description="after the run, merge the chunks index to N segments (0: no)")
     dry_run: bool = False
-    batch_chunks: int = Field(256, gt=0)
+    batch_chunks: int | None = Field(None, gt=0, description="chunks per embedding call (default: the device's, "
+                                     "256 on the CPU, 1,024 on CUDA; an endpoint's batch x concurrency)")
     # Only when the run creates the index (not part of the settings key: they do not change chunks).
     shards: int | None = Field(None, ge=1, le=64, description="primary shards (default 1)")
     replicas: int | None = Field(None, ge=0, le=8, description="replicas (default: 0 on one node, 1 on a cluster)")

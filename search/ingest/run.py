@@ -1,4 +1,13 @@
-"""Ingestion: documents -> load -> chunk -> summarize -> embed -> index, one batch at a time.
+"""Ingestion: documents -> load -> chunk -> summarize -> embed -> index, three stages at once.
+
+Pipelined (`search.ingest.pipeline`): a parse thread loads, chunks and summarizes documents into
+batches of `batch_chunks` chunks; the calling thread embeds a batch while the next one is parsed;
+a write thread sends the previous batch's documents to the node, one document at a time, in the
+sources' order. Bounded queues (two batches between stages) keep memory flat. The first error of
+any stage stops the run (see the guarantees below); an embedder's throughput is then the ingest's:
+`benchmarks/ingest_vs_embedder.py` measures both on the same chunks. The batch follows the device
+the model runs on (search.embed.device): 256 chunks on the CPU, 1,024 on CUDA, an endpoint's
+`batch` x `concurrency` at least (its requests go out `concurrency` at a time).
 
 Guarantees:
 - Idempotent: chunk ids are doc_id:version:position; a document whose fingerprint and ingest
@@ -20,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -36,6 +46,7 @@ from legalsearch.errors import BulkError, ConfigError, LegalSearchError
 from legalsearch.index import bulk, indices, records, refresh, walls
 from legalsearch.index.writer import IndexWriter
 from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
+from legalsearch.ingest.pipeline import pipelined
 from legalsearch.ingest.report import DocReport, IngestReport
 from legalsearch.load import discover_documents, load_document, load_memory_document, peek_language
 from legalsearch.load.metadata import infer_language
@@ -119,7 +130,8 @@ def ingest(
     target: tuple[str, str] | None = None,
 ) -> IngestReport:
     """Ingest `sources` (see the module docstring); `store` may be None only for a dry run.
-    `progress(n)` is called per document. `target` (chunks, docs concrete indices) writes into
+    `progress(n)` is called per document (from the ingest's parse and write threads, one call at a
+    time). `target` (chunks, docs concrete indices) writes into
     an index a reindex is building instead of the one behind `options.index`."""
     if options.chunker not in CHUNKERS:
         raise ConfigError(f"unknown chunker {options.chunker!r}; choose one of: {', '.join(CHUNKERS)}")
@@ -136,10 +148,13 @@ def ingest(
     summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
     settings_key = options.settings_key(summarizer.settings_key(), embedder.max_tokens, embedder.cache_key)
     limit = options.chunk_limit(embedder.max_tokens)
+    batch = options.batch_chunks or ingest_batch(embedder)
+    dev = getattr(embedder, "device", None)
     report = IngestReport(index=options.index, options={
         "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
         "embedder": chosen, "embedder_choice": why, "embed_parts": list(options.embed_parts), "settings_key": settings_key,
-        "dry_run": options.dry_run,
+        "dry_run": options.dry_run, "device": dev.describe() if dev is not None else None, "batch_chunks": batch,
+        "concurrency": getattr(embedder, "concurrency", None),
     })
     if on_total:
         on_total(len(sources))
@@ -150,71 +165,37 @@ def ingest(
     summary_cache = SummaryCache(cache_dir / "summaries.sqlite")
     vector_cache = EmbeddingCache(cache_dir / "embeddings.sqlite")
 
-    pending: list[_Pending] = []
     seen: dict[str, str] = {}  # doc_key -> the source that brought it in this run
-    english_only_warned = False
+    warned: list[str] = []     # the English-only warning, once
+    tick = _locked(progress)
+
+    def prepared():
+        """Batches of parsed documents, of at least `batch` chunks (on the parse thread)."""
+        pending: list[_Pending] = []
+        for source in sources:
+            item = _prepare(source, options, report, writer, embedder, summarizer, summary_cache, limit,
+                            settings_key, seen, warned)
+            if item is None:
+                tick(1)
+                continue
+            pending.append(item)
+            if sum(len(p.chunks) for p in pending) >= batch:
+                yield pending
+                pending = []
+        if pending:
+            yield pending
+
+    def embed(pending: list[_Pending]) -> _Embedded:
+        return _embed(pending, writer, embedder, vector_cache, report)
+
+    def write(batch_: _Embedded) -> None:
+        _write(batch_, writer, embedder, settings_key, report, tick)
+
     try:
         if writer:
             writer.begin()
-        for source in sources:
-            doc_report = DocReport(path=source.label)
-            report.documents.append(doc_report)
-            t0 = time.perf_counter()
-            try:
-                doc = source.load()
-                # --public only fills a gap: an explicit "public": false in the metadata stands.
-                if options.public_if_no_acl and not doc.meta.acl and "public" not in doc.meta.model_fields_set:
-                    doc = dataclasses.replace(doc, meta=doc.meta.model_copy(update={"public": True}))
-                doc_report.doc_key = records.doc_key(doc.meta.doc_id, doc.meta.version)
-                if doc_report.doc_key in seen:
-                    raise MetadataError(
-                        f"{source.label} has the same doc_id and version ({doc_report.doc_key}) as "
-                        f"{seen[doc_report.doc_key]}, ingested earlier in this run; refused, so that the two "
-                        "texts do not mix their chunks: give one another doc_id or version (sidecar .meta.json)"
-                    )
-                seen[doc_report.doc_key] = source.label
-                doc_report.flags = list(doc.flags)
-                if not doc.meta.acl and not doc.meta.public:
-                    doc_report.flags.append("unreadable:no-acl-and-not-public")
-                walls.placement({"public": doc.meta.public, "acl": doc.meta.acl})  # a group a wall can carry
-                if doc.meta.public and doc.meta.acl:  # public wins (the readers' DLS is public OR acl)
-                    doc_report.flags.append("public-overrides-acl")
-                    report.warnings.append(
-                        f"{source.label}: \"public\": true makes it readable by everyone; its acl "
-                        f"({', '.join(doc.meta.acl)}) restricts nothing. Remove \"public\" (or set it to false) to "
-                        "keep it to those groups")
-                if writer and not options.force and writer.unchanged(doc_report.doc_key, doc.doc_sha256, settings_key,
-                                                                     records.meta_fingerprint(doc)):
-                    doc_report.status = "unchanged"
-                    report.timings["parse"] += time.perf_counter() - t0
-                    if progress:
-                        progress(1)
-                    continue
-                if doc.meta.language != "en" and embedder.name == AUTO_ENGLISH and not english_only_warned:
-                    english_only_warned = True
-                    report.warnings.append(
-                        f"{source.label} is in {doc.meta.language!r} but the index embeds with the English-only "
-                        f"{embedder.name}: questions in either language will miss it by meaning (BM25 still reads "
-                        f"it); `legalsearch index reindex --index {options.index} --embedder e5` makes the index "
-                        "multilingual")
-                chunks = chunk_document(doc, options.chunker, max_chars=limit, recursive_size=limit)
-                doc_report.unresolved_refs = [r.raw for r in unresolved_refs(doc, chunks)]
-            except (DocumentError, MetadataError) as e:
-                doc_report.status, doc_report.error = "failed", str(e)
-                report.timings["parse"] += time.perf_counter() - t0
-                if progress:
-                    progress(1)
-                continue
-            t1 = time.perf_counter()
-            report.timings["parse"] += t1 - t0
-            summary = summarize_cached(summarizer, doc, summary_cache)
-            report.timings["summarize"] += time.perf_counter() - t1
-            embedded = [records.embedded_text(c, summary, options.embed_parts) for c in chunks]
-            pending.append(_Pending(doc, chunks, summary, embedded, doc_report))
-            if sum(len(p.chunks) for p in pending) >= options.batch_chunks:
-                _flush(pending, writer, embedder, vector_cache, settings_key, report, progress)
-                pending = []
-        _flush(pending, writer, embedder, vector_cache, settings_key, report, progress)
+        run = pipelined(prepared(), embed, write, depth=2, name="ingest")
+        report.timings["embed_idle"] = run.starved_s + run.blocked_s
     except BaseException:
         if writer:  # give refresh back if the node still answers; else the next command does
             try:
@@ -259,20 +240,92 @@ def _writer(store: Store, options: IngestOptions, embedder, limit: int, target: 
     return writer
 
 
-def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> None:
-    if not pending:
-        return
+def _prepare(source: Source, options: IngestOptions, report: IngestReport, writer: IndexWriter | None, embedder,
+             summarizer, summary_cache: SummaryCache, limit: int, settings_key: str, seen: dict[str, str],
+             warned: list[str]) -> _Pending | None:
+    """One source loaded, checked, chunked and summarized (the parse stage); None when it is done
+    already: unchanged, or failed (its report says why)."""
+    doc_report = DocReport(path=source.label)
+    report.documents.append(doc_report)
+    t0 = time.perf_counter()
+    try:
+        doc = source.load()
+        # --public only fills a gap: an explicit "public": false in the metadata stands.
+        if options.public_if_no_acl and not doc.meta.acl and "public" not in doc.meta.model_fields_set:
+            doc = dataclasses.replace(doc, meta=doc.meta.model_copy(update={"public": True}))
+        doc_report.doc_key = records.doc_key(doc.meta.doc_id, doc.meta.version)
+        if doc_report.doc_key in seen:
+            raise MetadataError(
+                f"{source.label} has the same doc_id and version ({doc_report.doc_key}) as "
+                f"{seen[doc_report.doc_key]}, ingested earlier in this run; refused, so that the two "
+                "texts do not mix their chunks: give one another doc_id or version (sidecar .meta.json)"
+            )
+        seen[doc_report.doc_key] = source.label
+        doc_report.flags = list(doc.flags)
+        if not doc.meta.acl and not doc.meta.public:
+            doc_report.flags.append("unreadable:no-acl-and-not-public")
+        walls.placement({"public": doc.meta.public, "acl": doc.meta.acl})  # a group a wall can carry
+        if doc.meta.public and doc.meta.acl:  # public wins (the readers' DLS is public OR acl)
+            doc_report.flags.append("public-overrides-acl")
+            report.warnings.append(
+                f"{source.label}: \"public\": true makes it readable by everyone; its acl "
+                f"({', '.join(doc.meta.acl)}) restricts nothing. Remove \"public\" (or set it to false) to "
+                "keep it to those groups")
+        if writer and not options.force and writer.unchanged(doc_report.doc_key, doc.doc_sha256, settings_key,
+                                                             records.meta_fingerprint(doc)):
+            doc_report.status = "unchanged"
+            report.timings["parse"] += time.perf_counter() - t0
+            return None
+        if doc.meta.language != "en" and embedder.name == AUTO_ENGLISH and not warned:
+            warned.append(source.label)
+            report.warnings.append(
+                f"{source.label} is in {doc.meta.language!r} but the index embeds with the English-only "
+                f"{embedder.name}: questions in either language will miss it by meaning (BM25 still reads "
+                f"it); `legalsearch index reindex --index {options.index} --embedder e5` makes the index "
+                "multilingual")
+        chunks = chunk_document(doc, options.chunker, max_chars=limit, recursive_size=limit)
+        doc_report.unresolved_refs = [r.raw for r in unresolved_refs(doc, chunks)]
+    except (DocumentError, MetadataError) as e:
+        doc_report.status, doc_report.error = "failed", str(e)
+        report.timings["parse"] += time.perf_counter() - t0
+        return None
+    t1 = time.perf_counter()
+    report.timings["parse"] += t1 - t0
+    summary = summarize_cached(summarizer, doc, summary_cache)
+    report.timings["summarize"] += time.perf_counter() - t1
+    embedded = [records.embedded_text(c, summary, options.embed_parts) for c in chunks]
+    return _Pending(doc, chunks, summary, embedded, doc_report)
+
+
+@dataclass
+class _Embedded:
+    pending: list[_Pending]
+    vectors: list      # one per embedded text, then one routing vector per document (None: a dry run)
+    token_counts: list[int]
+
+
+def _embed(pending: list[_Pending], writer, embedder, cache, report) -> _Embedded:
+    """The embedding stage: chunk and routing vectors of a batch, and the chunks' token counts (on
+    the embedding thread: a tokenizer is not shared between threads)."""
     t0 = time.perf_counter()
     texts = [t for p in pending for t in p.embedded]
     routing_texts = [records.routing_text(p.doc, p.summary) for p in pending]
     if writer:
-        vectors = embed_with_cache(embedder, texts + routing_texts, cache)
+        vectors = list(embed_with_cache(embedder, texts + routing_texts, cache))
     else:  # a dry run writes nothing, so it embeds nothing (and caches nothing)
         vectors = [None] * (len(texts) + len(routing_texts))
-    token_counts = [_token_count(embedder, t) for t in texts]
+    counts = _token_counts(embedder, texts)
+    report.timings["embed"] += time.perf_counter() - t0
+    return _Embedded(pending, vectors, counts)
+
+
+def _write(batch: _Embedded, writer, embedder, settings_key: str, report: IngestReport, progress) -> None:
+    """The write stage: each document's chunks and record, in order; a document with a bulk item the
+    node did not write is rolled back whole by the writer and reported failed with those items."""
     t1 = time.perf_counter()
-    report.timings["embed"] += t1 - t0
     now = datetime.now(UTC).isoformat(timespec="seconds")
+    pending, vectors, token_counts = batch.pending, batch.vectors, batch.token_counts
+    n_texts = sum(len(p.chunks) for p in pending)
     offset = 0
     for i, p in enumerate(pending):
         n = len(p.chunks)
@@ -287,7 +340,7 @@ def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> 
         p.report.chunks = n
         p.report.over_window = sum(1 for s in sources if s["over_window"])
         doc_record = records.doc_source(
-            p.doc, summary=p.summary, vector=vectors[len(texts) + i], settings_key=settings_key,
+            p.doc, summary=p.summary, vector=vectors[n_texts + i], settings_key=settings_key,
             chunk_ids=[c.chunk_id for c in p.chunks], ingested_at=now, profile=document_profile(p.doc),
         )
         if writer:
@@ -303,6 +356,37 @@ def _flush(pending, writer, embedder, cache, settings_key, report, progress) -> 
         if progress:
             progress(1)
     report.timings["index"] += time.perf_counter() - t1
+
+
+def _locked(progress: Callable[[int], None] | None) -> Callable[[int], None]:
+    """`progress`, called by one thread at a time (the parse and write stages both report)."""
+    if progress is None:
+        return lambda n: None
+    lock = threading.Lock()
+
+    def tick(n: int) -> None:
+        with lock:
+            progress(n)
+    return tick
+
+
+def ingest_batch(embedder) -> int:
+    """Chunks per embedding call when `batch_chunks` is not given: the device's (256 on the CPU,
+    1,024 on CUDA); for an endpoint enough for `concurrency` requests of `batch` texts at once."""
+    dev = getattr(embedder, "device", None)
+    if dev is None or dev.kind == "remote":
+        return max(256, int(getattr(embedder, "batch_size", 64)) * int(getattr(embedder, "concurrency", 1)))
+    return dev.batches.ingest_chunks
+
+
+def _token_counts(embedder, texts: list[str]) -> list[int]:
+    many = getattr(embedder, "count_tokens_many", None)
+    if many is not None and texts:
+        try:
+            return list(many(texts))
+        except Exception:  # noqa: BLE001 - one by one below, each with its fallback
+            pass
+    return [_token_count(embedder, t) for t in texts]
 
 
 def _token_count(embedder, text: str) -> int:

@@ -10,7 +10,8 @@ checks that it exits 0 and prints the lines it says it prints; never a figure or
   by it against direct Python, 1 and 2 clients for a second each, two users of one request in
   flight each, removed afterwards), cluster_answers.py (the node against
   itself), query_latency.py (2 questions), dls_bool_quality.py (after `pipelines install`),
-  startup.py (one round), fit_relevance.py (those questions and four off-topic ones); ingest_throughput.py (one privacy_qa document, kept) and
+  startup.py (one round), fit_relevance.py (those questions and four off-topic ones);
+  ingest_vs_embedder.py (one sample NDA, the in-process ONNX MiniLM); ingest_throughput.py (one privacy_qa document, kept) and
   oracle_ranking.py on the index it kept.
 - `--help` plus a pure-function check only, since their smallest setting needs what a test
   cannot start: scale.py (an index grown to 10k-1M chunks: the copies' metadata, vectors and
@@ -72,7 +73,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 16, SCRIPTS
+    assert len(SCRIPTS) == 17, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -288,3 +289,17 @@ def test_walls_cost_smallest_setting():
     out = run("walls_cost.py", "--walls", "2", "--rounds", "1", "--queries", "2", "--ingest-rounds", "1",
               timeout=600)
     assert "| user's groups (walls read) |" in out and "ingest (chunks/s, warm caches)" in out, out[-2000:]
+
+
+def test_ingest_vs_embedder_on_one_document(tmp_path, node_env):
+    import shutil
+
+    for path in SAMPLES.glob("nda-acme-globex.*"):
+        shutil.copy(path, tmp_path / path.name)
+    out = run("ingest_vs_embedder.py", "--corpus", str(tmp_path), "--providers", "onnx", "--prefix",
+              f"test-bench-{uuid.uuid4().hex[:6]}", env=node_env)
+    assert re.search(r"^corpus: .+, 1 documents;", out, re.M), out
+    assert "same texts embedded as measured raw: yes" in out, out
+    assert re.search(r"^\s+raw embedder\s+[\d.]+ chunks/s", out, re.M), out
+    assert re.search(r"^\s+whole ingest\s+[\d.]+ chunks/s .+ of raw$", out, re.M), out
+    assert re.search(r"^\| in-process ONNX MiniLM \| \d+ \|", out, re.M), out
