@@ -208,10 +208,12 @@ def _painless(text: str) -> str:
 def prefix_pre_process(field_name: str, prefix: str) -> str:
     """A painless pre_process_function that does what connector.pre_process.openai.embedding (or
     .cohere.embedding) does, `prefix` put before each text: {"parameters": {field_name: [...]}}.
-    ml-commons adds its `escape` function to a script that calls it."""
+    ml-commons hands the script the texts already JSON-escaped (ConnectorUtils.escapeMLInput), so
+    they go in as they are and only the prefix is escaped here."""
     return ("StringBuilder b = new StringBuilder('['); "
             "for (int i = 0; i < params.text_docs.length; i++) { if (i > 0) { b.append(','); } "
-            f"b.append('\"'); b.append(escape({_painless(prefix)} + params.text_docs[i])); b.append('\"'); }} "
+            f"b.append('\"'); b.append({_painless(json.dumps(prefix)[1:-1])}); b.append(params.text_docs[i]); "
+            "b.append('\"'); } "
             f"b.append(']'); return '{{\"parameters\": {{\"{field_name}\": ' + b.toString() + '}}}}';")
 
 
