@@ -561,6 +561,10 @@ def ensure_model(call: Call, m) -> dict:
         res = _ok(call("POST", f"{ML}/models/_register", model_body(m, connector_id, group_id)),
                   f"register the model {m.name}")
         model_id = res.get("model_id") or _wait_task(call, res["task_id"], time.monotonic() + 60).get("model_id")
+        # the model search lags the register: the next install must find this one, not register a twin
+        deadline = time.monotonic() + 30
+        while model_id not in {h["_id"] for h in find(call, "models", m.name)} and time.monotonic() < deadline:
+            time.sleep(0.5)
     return {"name": m.name, "model_id": model_id, "connector_id": connector_id, "model_group_id": group_id,
             "state": deploy(call, model_id), "url": m.url}
 
