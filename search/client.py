@@ -357,17 +357,24 @@ class LegalSearch:
         wanted[fusion.rrf_pipeline_name(rank_constant)] = fusion.rrf_pipeline_body(rank_constant)
         return fusion.install_pipelines(self.store, wanted)
 
-    def install_engine(self, index: str | None = None) -> dict:
+    def install_engine(self, index: str | None = None, rerank_model: str | None = None) -> dict:
         """Put the index's embedding model and query shapes inside OpenSearch, so that any client
         gets our hybrid search by naming the index, a stored template and the question
-        (docs/engine.md): remote query and passage models calling the embedding server, the index's
-        default search pipeline, the `text_embedding` ingest pipeline, the templates
-        `legalsearch-hybrid`, `legalsearch-bool`, `legalsearch-route`. Idempotent; needs the admin.
+        (docs/engine.md): remote query and passage models calling the index's own embedder (our
+        embedding server, or an API embedder's provider with its key), the index's default search
+        pipeline, the `text_embedding` ingest pipeline, the templates `legalsearch-hybrid`,
+        `legalsearch-bool`, `legalsearch-route`. Idempotent; needs the admin.
+
+        Args:
+            rerank_model: an API reranker (`cohere:URL?model=M` / `jina:URL?model=M`; default
+                LEGALSEARCH_RERANK_MODEL): also a reranker model, the search pipeline
+                `legalsearch-engine-rerank-v1-E` (OpenSearch's `rerank` processor) and the template
+                `legalsearch-hybrid-rerank` (docs/models.md).
 
         Returns:
             The ids installed (also recorded in the index's `_meta`).
         """
-        return engine.install(self.store, self.settings, self._index(index))
+        return engine.install(self.store, self.settings, self._index(index), rerank_model)
 
     def list_pipelines(self) -> dict:
         """The search pipelines on the node, by name."""

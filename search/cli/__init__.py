@@ -1048,9 +1048,15 @@ def pipelines() -> None:
               help="Also the engine side: remote embedding models (ml-commons, calling the embedding server), "
                    "the index's default search pipeline, the text_embedding ingest pipeline and the stored "
                    "templates legalsearch-hybrid / -bool / -route (docs/engine.md).")
+@click.option("--rerank-model", metavar="SPEC", default=None,
+              help="An API reranker (cohere:URL?model=M or jina:URL?model=M, key_env / key_file; default "
+                   "LEGALSEARCH_RERANK_MODEL): also install it engine-side, as the search pipeline "
+                   "legalsearch-engine-rerank-v1-E with OpenSearch's rerank processor and the template "
+                   "legalsearch-hybrid-rerank (docs/models.md).")
 @json_option
 @click.pass_obj
-def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json: bool) -> None:
+def pipelines_install(client, rank_constant: int, indexes, engine: bool, rerank_model: str | None,
+                      as_json: bool) -> None:
     """Install (or update) the fusion pipelines and, for each index, the engine side: after it,
     any OpenSearch client runs our hybrid search with `GET INDEX/_search/template` (no Python on
     the query path; docs/dashboards.md shows the Dev Tools request). Idempotent; run it again after
@@ -1063,7 +1069,7 @@ def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json
     report: dict = {"pipelines": client.install_pipelines(rank_constant), "engine": []}
     if engine:
         names = list(indexes) or [row["name"] for row in client.list_indices()]
-        report["engine"] = [client.install_engine(name) for name in names]
+        report["engine"] = [client.install_engine(name, rerank_model) for name in names]
     if as_json:
         _echo_json(report)
         return
@@ -1071,12 +1077,17 @@ def pipelines_install(client, rank_constant: int, indexes, engine: bool, as_json
         click.echo(f"installed {name}")
     for e in report["engine"]:
         click.echo(f"index {e['index']} ({e['embedder']}): query model {e['models']['query']} ({e['query_model_id']}), "
-                   f"passage model {e['models']['passage']} ({e['passage_model_id']}), deployed; embedding server "
+                   f"passage model {e['models']['passage']} ({e['passage_model_id']}), deployed; embeddings from "
                    f"{e['endpoint']}")
         click.echo(f"  default search pipeline {e['search_pipeline']}, routing {e['route_pipeline']}, ingest "
                    f"{e['ingest_pipeline']}; templates {', '.join(e['templates'])}")
         click.echo(f"  try: GET {e['index']}/_search/template {{\"id\": \"legalsearch-hybrid\", \"params\": "
                    f"{{\"query_text\": \"...\"}}}}")
+        if e.get("rerank"):
+            r = e["rerank"]
+            click.echo(f"  reranker {r['model']} ({r['model_id']}) at {r['url']}; rerank pipeline {r['pipeline']}: "
+                       f"GET {e['index']}/_search/template?search_pipeline={r['pipeline']} "
+                       f"{{\"id\": \"{r['template']}\", \"params\": {{\"query_text\": \"...\"}}}}")
 
 
 @pipelines.command("list")

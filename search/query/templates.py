@@ -230,3 +230,18 @@ def template_params(query: str, filters: Filters, refs: list[QueryRef] | tuple[Q
         if parents:
             params["parent_section"] = parents
     return params
+
+
+HYBRID_RERANK_TEMPLATE = "legalsearch-hybrid-rerank"
+
+
+def rerank_body() -> dict:
+    """`legalsearch-hybrid` for the rerank pipeline (`legalsearch-engine-rerank-v1-E`, search.engine.install):
+    the question also goes to the `rerank` response processor (`ext.rerank.query_context`), and each
+    hit's `embedded_text`, which the reranker reads, stays in `_source`."""
+    return {**hybrid_body(), "_source": {"excludes": ["vector"]},
+            "ext": {"rerank": {"query_context": {"query_text": Var("query_text")}}}}
+
+
+def rerank_source() -> str:
+    return render(rerank_body())
