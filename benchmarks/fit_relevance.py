@@ -67,10 +67,10 @@ def search_pairs(client, gold_path: Path, index: str, k: int, set_name: str, off
     return [r for r in rows if r["answerable"] or r["offtopic"]]
 
 
-def matrix(rows: list[dict]):
+def matrix(rows: list[dict], names: tuple[str, ...] = relevance.FEATURES):
     import numpy as np
 
-    return (np.array([[float(r["features"].get(f, 0.0)) for f in relevance.FEATURES] for r in rows]),
+    return (np.array([[float(r["features"].get(f, 0.0)) for f in names] for r in rows]),
             np.array([r["label"] for r in rows]))
 
 
@@ -81,7 +81,7 @@ def question_rows(rows: list[dict], probability) -> list[dict]:
         key = (r["set"], r["id"])
         p = probability(r["features"])
         row = best.setdefault(key, {"id": f"{r['set']}:{r['id']}", "kind": "off-topic" if r["offtopic"] else
-                                    "answerable", "hits": 0, "best_relevance": 0.0})
+                                    "answerable", "class": r.get("class"), "hits": 0, "best_relevance": 0.0})
         row["hits"] += 1
         row["best_relevance"] = max(row["best_relevance"], p)
     return list(best.values())
@@ -92,7 +92,8 @@ def report(name: str, rows: list[dict], probability) -> dict:
     questions = question_rows(rows, probability)
     out = {"pairs": len(pairs), "positives": sum(y for _, y in pairs), "brier": abstain.brier(pairs),
            "ece": abstain.expected_calibration_error(pairs), "reliability": abstain.reliability(pairs),
-           "rates": [abstain.rates(questions, t) for t in THRESHOLDS]}
+           "rates": [abstain.rates(questions, t) for t in THRESHOLDS],
+           "by_class": abstain.by_class(questions, THRESHOLDS)}
     print(f"\n## {name}: {out['pairs']} hits ({out['positives']} expected passages), "
           f"{sum(q['kind'] == 'answerable' for q in questions)} answerable and "
           f"{sum(q['kind'] == 'off-topic' for q in questions)} off-topic questions")
@@ -105,6 +106,9 @@ def report(name: str, rows: list[dict], probability) -> dict:
         print(f"| {r['threshold']:g} | {r['off_topic_flagged_share'] or 0:.1%} ({r['off_topic_flagged']}/"
               f"{r['off_topic']}) | {r['answerable_flagged_share'] or 0:.1%} ({r['answerable_flagged']}/"
               f"{r['answerable']}) |")
+    print("| class | " + " | ".join(f"{t:g}" for t in THRESHOLDS) + " |\n|---|" + "---:|" * len(THRESHOLDS))
+    for name, table in out["by_class"].items():
+        print(f"| {name} | " + " | ".join(abstain._flagged(r) for r in table) + " |")
     return out
 
 
@@ -128,7 +132,12 @@ def main() -> None:
                         help="Also fit from the hits.jsonl an `legalsearch eval abstain` run wrote (its questions "
                              "searched once), named SET (repeatable).")
     parser.add_argument("--out", type=Path, help="Write the calibration JSON here (default: print only).")
-    parser.add_argument("--version", type=int, default=1, help="The calibration's version number.")
+    parser.add_argument("--version", type=int, default=2, help="The calibration's version number.")
+    parser.add_argument("--features", default=",".join(relevance.FEATURES),
+                        help="The features to fit (comma-separated; the others weigh 0). Default: all of "
+                             "legalsearch.query.relevance.FEATURES.")
+    parser.add_argument("--exclude-set", action="append", default=[], metavar="SET",
+                        help="Leave out the rows of a --from SET (to report a set the fit did not see).")
     args = parser.parse_args()
 
     extra = []
@@ -165,18 +174,23 @@ def main() -> None:
             args.pairs.write_text("".join(json.dumps(r) + "\n" for r in rows))
 
     rows += extra
+    rows = [r for r in rows if r["set"] not in args.exclude_set]
+    names = tuple(f.strip() for f in args.features.split(",") if f.strip())
+    unknown = set(names) - set(relevance.FEATURES)
+    if unknown:
+        parser.error(f"unknown --features {sorted(unknown)}; known: {', '.join(relevance.FEATURES)}")
     from sklearn.linear_model import LogisticRegression
 
     dev = [r for r in rows if r["split"] == "dev"]
     held = [r for r in rows if r["split"] == "held-out"]
     if len({r["label"] for r in dev}) < 2:
         sys.exit("the dev half has no expected passage among its hits, or nothing else: give more questions")
-    x, y = matrix(dev)
+    x, y = matrix(dev, names)
     weights = [args.offtopic_weight if r["offtopic"] else 1.0 for r in dev]
     model = LogisticRegression(C=args.c, max_iter=2000).fit(x, y, sample_weight=weights)
     calibration = relevance.Calibration(
         embedder=args.embedder, version=args.version,
-        coef={f: round(float(c), 5) for f, c in zip(relevance.FEATURES, model.coef_[0], strict=True)},
+        coef={f: round(float(c), 5) for f, c in zip(names, model.coef_[0], strict=True)},
         intercept=round(float(model.intercept_[0]), 5))
     print(f"coefficients ({args.embedder}): {calibration.coef}, intercept {calibration.intercept}")
     fitted = {"date": date.today().isoformat(), "sets": sorted({r["set"] for r in rows}), "c": args.c,
@@ -191,7 +205,7 @@ def main() -> None:
         data = {"_comment": "Relevance calibration (legalsearch.query.relevance): relevance = sigmoid(intercept + "
                 "sum(coef * feature)). Fitted by benchmarks/fit_relevance.py; `fitted` records on what and the "
                 "held-out figures.", "embedder": args.embedder, "version": args.version,
-                "features": list(relevance.FEATURES), "coef": calibration.coef, "intercept": calibration.intercept,
+                "features": list(names), "coef": calibration.coef, "intercept": calibration.intercept,
                 "fitted": fitted}
         args.out.write_text(json.dumps(data, indent=2) + "\n")
         print(f"written: {args.out}")

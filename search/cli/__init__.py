@@ -1415,7 +1415,7 @@ def eval_abstain(client, gold_files, index, k, thresholds, overrides, split, out
     (out_dir / "abstain.json").write_text(json.dumps(report, indent=2, default=str) + "\n")
     (out_dir / "hits.jsonl").write_text("".join(json.dumps(r) + "\n" for r in hit_rows(items, results, dev)))
     table = markdown(report, f"{', '.join(p.name for p in gold_files)} on {name} ({split}; default --abstain "
-                             f"{DEFAULT_ABSTAIN:g})")
+                             f"{DEFAULT_ABSTAIN:g})", at=levels)
     (out_dir / "abstain.md").write_text(table)
     if as_json:
         _echo_json(report)

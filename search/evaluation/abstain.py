@@ -15,6 +15,7 @@ question): the Brier score and a reliability table (mean relevance vs share rele
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from statistics import fmean
 from typing import Any
@@ -99,7 +100,7 @@ def hit_rows(items: Sequence[GoldItem], results: Mapping[str, Sequence[Mapping[s
             continue
         for hit in _retrieved(results.get(item.id, ())):
             if hit.get("relevance_features"):
-                rows.append({"id": item.id, "split": "dev" if item.id in dev_ids else "held-out",
+                rows.append({"id": item.id, "split": "dev" if item.id in dev_ids else "held-out", "class": item_class(item),
                              "answerable": kind(item) == "answerable", "offtopic": kind(item) == "off-topic",
                              "label": int(any(p.matches(hit) for p in item.expected)), "rank": hit.get("rank"),
                              "relevance": hit.get("relevance"), "features": dict(hit["relevance_features"])})
@@ -131,6 +132,17 @@ def expected_calibration_error(pairs: Sequence[tuple[float, int]], bins: int = R
     return sum(r["n"] * abs(r["mean_relevance"] - r["share_relevant"]) for r in table) / len(pairs)
 
 
+def by_class(rows: Sequence[Mapping[str, Any]], thresholds: Sequence[float]) -> dict[str, list[dict[str, Any]]]:
+    """The rates of each class of question (the `[class:...]` tag of its notes; "answerable" or
+    "off-topic" for an untagged one), by kind: "off-topic: legal" (general off-topic, legal
+    off-topic, near-miss in the blind set) is flagged or not; "answerable: scenario" wrongly or not."""
+    def name(row: Mapping[str, Any]) -> str:
+        return f"{row['kind']}: {row['class'] or row['kind']}"
+
+    return {c: [rates([r for r in rows if name(r) == c], t) for t in thresholds]
+            for c in sorted({name(r) for r in rows if r["kind"] != "must-not-only"})}
+
+
 def evaluate(items: Sequence[GoldItem], results: Mapping[str, Sequence[Mapping[str, Any]]],
              thresholds: Sequence[float] = DEFAULT_THRESHOLDS) -> dict[str, Any]:
     """Abstention rates at each threshold (overall and by language), calibration of the hits'
@@ -142,6 +154,7 @@ def evaluate(items: Sequence[GoldItem], results: Mapping[str, Sequence[Mapping[s
     return {
         "rates": [rates(rows, t) for t in thresholds],
         "by_language": by_language,
+        "by_class": by_class(rows, thresholds),
         "calibration": {"pairs": len(pairs), "positives": sum(y for _, y in pairs), "brier": brier(pairs),
                         "ece": expected_calibration_error(pairs), "reliability": reliability(pairs)},
         "no_relevance": [r["id"] for r in rows if r["no_relevance"]],
@@ -149,8 +162,16 @@ def evaluate(items: Sequence[GoldItem], results: Mapping[str, Sequence[Mapping[s
     }
 
 
-def markdown(report: Mapping[str, Any], title: str = "") -> str:
-    """The rates and the reliability table as markdown."""
+def _flagged(r: Mapping[str, Any]) -> str:
+    """'40.0% (4/10)': the off-topic share flagged, or the answerable share wrongly flagged."""
+    key = "off_topic" if r["off_topic"] else "answerable"
+    share = r[f"{key}_flagged_share"]
+    return "-" if share is None else f"{share:.1%} ({r[f'{key}_flagged']}/{r[key]})"
+
+
+def markdown(report: Mapping[str, Any], title: str = "", at: Sequence[float] = ()) -> str:
+    """The rates, the rates by class at the thresholds `at` (flagged share of an off-topic class,
+    wrongly flagged share of an answerable one) and the reliability table as markdown."""
     lines = [f"### {title}\n" if title else "",
              "| threshold | off-topic flagged | answerable wrongly flagged |", "|---:|---:|---:|"]
     for r in report["rates"]:
@@ -159,6 +180,13 @@ def markdown(report: Mapping[str, Any], title: str = "") -> str:
         ans = "-" if r["answerable_flagged_share"] is None else \
             f"{r['answerable_flagged_share']:.1%} ({r['answerable_flagged']}/{r['answerable']})"
         lines.append(f"| {r['threshold']:g} | {off} | {ans} |")
+    classes = report.get("by_class") or {}
+    shown = [i for i, r in enumerate(report["rates"]) if any(math.isclose(r["threshold"], t) for t in at)]
+    if classes and shown:
+        lines += ["", "By class (off-topic: share flagged; answerable: share wrongly flagged):", "",
+                  "| class | " + " | ".join(f"{report['rates'][i]['threshold']:g}" for i in shown) + " |",
+                  "|---|" + "---:|" * len(shown)]
+        lines += [f"| {c} | " + " | ".join(_flagged(table[i]) for i in shown) + " |" for c, table in classes.items()]
     cal = report["calibration"]
     if cal["pairs"]:
         lines += ["", f"Calibration over {cal['pairs']} retrieved hits ({cal['positives']} expected passages): "

@@ -74,6 +74,26 @@ def test_rates_count_off_topic_flagged_and_answerable_wrongly_flagged():
     assert "| 0.35 | 50.0% (1/2) | 50.0% (1/2) |" in abstain.markdown(report)
 
 
+def test_rates_by_class_split_the_off_topic_questions_by_their_tag():
+    items = [item(id="g1", answerable=False, notes="[class:general] cooking"),
+             item(id="g2", answerable=False, notes="[class:general] travel"),
+             item(id="l1", answerable=False, notes="[class:legal] visas"),
+             item(id="n1", answerable=False),  # untagged: its kind names its class
+             item(id="a1", type="conceptual", expected=[{"doc_id": "msa", "section": "1"}], notes="[class:scenario]")]
+    results = {"g1": [hit("nda", "3", 0.01)], "g2": [hit("nda", "3", 0.02)], "l1": [hit("nda", "3", 0.5)],
+               "n1": [hit("nda", "3", 0.01)], "a1": [hit("msa", "1", 0.04)]}
+    report = abstain.evaluate(items, results, thresholds=(0.03, 0.05))
+    classes = report["by_class"]
+    assert set(classes) == {"off-topic: general", "off-topic: legal", "off-topic: off-topic", "answerable: scenario"}
+    assert [r["off_topic_flagged"] for r in classes["off-topic: general"]] == [2, 2]
+    assert [r["off_topic_flagged"] for r in classes["off-topic: legal"]] == [0, 0]
+    assert [r["answerable_flagged"] for r in classes["answerable: scenario"]] == [0, 1]
+    table = abstain.markdown(report, at=(0.05,))
+    assert "| class | 0.05 |" in table and "| off-topic: general | 100.0% (2/2) |" in table
+    assert "| answerable: scenario | 100.0% (1/1) |" in table
+    assert "By class" not in abstain.markdown(report)  # no thresholds asked: no class table
+
+
 def test_an_item_without_hits_is_flagged_and_one_without_relevance_is_listed():
     items = [item(id="off", answerable=False), item(id="a", type="conceptual", expected=[{"doc_id": "msa"}])]
     report = abstain.evaluate(items, {"off": [], "a": [hit("msa", "1", None)]}, thresholds=(0.35,))
