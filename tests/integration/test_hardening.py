@@ -65,16 +65,20 @@ def test_the_retrieval_log_records_the_requested_and_the_dropped_groups(settings
                                                                         sample_index, people):
     from legalsearch import LegalSearch
 
-    from tests.integration.conftest import user_store
+    from tests.integration.conftest import poll, user_store
 
     client = LegalSearch(settings.model_copy(update={"log_searches": True}), url=opensearch_url)
     client.embedders = admin_client.embedders
     name, password = people["bob"]
     marker = f"dropped group probe {uuid.uuid4().hex[:6]}"
     client.as_user(name, password).search(marker, index=sample_index[0], k=2, groups=["litigation-team"])
-    admin_client.store.refresh(settings.log_index)
     carol = user_store(settings, opensearch_url, *people["carol"])
-    [hit] = carol.search(settings.log_index, {"query": {"match_phrase": {"query": marker}}})["hits"]["hits"]
+
+    def written():  # the record lands after the search returns (a background writer)
+        admin_client.store.refresh(settings.log_index)
+        return carol.search(settings.log_index, {"query": {"match_phrase": {"query": marker}}})["hits"]["hits"]
+
+    [hit] = poll(written, "bob's search in the retrieval log")
     record = hit["_source"]
     assert record["user"] == name and record["groups"] == []
     assert record["groups_requested"] == ["litigation-team"] and record["groups_dropped"] == ["litigation-team"]

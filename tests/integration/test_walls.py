@@ -418,6 +418,7 @@ def test_no_request_shape_reaches_the_log_or_a_kept_generation(settings, opensea
         # a member's searches put privileged chunk ids into the log
         seen = logging.search("settlement strategy opening position", index=name, groups=[LIT, DEAL], k=5)
         assert {h.doc_id for h in seen.hits} & set(SECRETS)
+        assert logging.service.retrieval_log.flush()  # its record is in the log before the hostile reads
         log_index = settings.log_index
         targets = [(old, kept_walls[0]), (old_docs, kept_walls[1]), (log_index, kept_walls[0]),
                    (f"{log_index}*", kept_walls[1])]
