@@ -73,7 +73,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 17, SCRIPTS
+    assert len(SCRIPTS) == 18, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -198,6 +198,15 @@ def test_query_latency(nda_index, small_gold, node_env):
     assert f"2 queries per mode on index {nda_index}" in out
     for mode in ("bm25", "knn", "hybrid rrf + e5 rerank", "default + e5+clause (rescore)"):
         assert re.search(rf"^{re.escape(mode)}\s+\d", out, re.M), (mode, out)
+
+
+def test_planning_cost(nda_index, small_gold, node_env, tmp_path):
+    dump = tmp_path / "hits.jsonl"
+    out = run("planning_cost.py", "--index", nda_index, "--gold", str(small_gold), "--queries", "3", "--warmup", "1",
+              "--log-index", "test-scripts-planning-log", "--dump", str(dump), env=node_env)
+    assert f"3 questions on index {nda_index}" in out
+    assert re.search(r"^ratio defaults / plain\s+\d", out, re.M), out
+    assert len(dump.read_text().splitlines()) == 3
 
 
 def test_dls_bool_quality(nda_index, small_gold, node_env):
