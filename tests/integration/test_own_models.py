@@ -152,6 +152,28 @@ def agree(embedder, reference_model, minimum: float = 0.999) -> float:
 # --------------------------------------------------------------------------- providers
 
 
+def require_infinity() -> None:
+    """Skip where infinity-emb is not installed, except in CI: `make test` installs it (make
+    infinity), so there a missing one is a failure, never a skip."""
+    if not INFINITY_PATH:
+        if os.environ.get("CI"):
+            pytest.fail("LEGALSEARCH_INFINITY_PYTHONPATH is not set: run the tests through `make test`")
+        pytest.skip("infinity-emb is not installed here: set LEGALSEARCH_INFINITY_PYTHONPATH to the folder it was "
+                    "installed into apart from the venv (docs/models.md); our own server covers the same protocol")
+
+
+def launch_infinity(folder: str, log) -> tuple:
+    """(process, log handle, URL, log path) of infinity-emb 0.0.78 serving the model folder as
+    `minilm` on a free loopback port, started without waiting for it."""
+    port = free_port()
+    command = [sys.executable, "-c", "from infinity_emb.cli import cli; cli()", "v2", "--model-id", folder,
+               "--served-model-name", "minilm", "--host", "127.0.0.1", "--port", str(port), "--engine", "torch",
+               "--device", "cpu", "--batch-size", "32"]
+    env = {"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1",
+           "INFINITY_MODEL_WARMUP": "false"}
+    return (*launch(command, log, env=env), f"http://127.0.0.1:{port}", log)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def launched(tmp_path_factory):
     """Both providers' processes, started together before the module's first test, so that their
@@ -172,14 +194,7 @@ def launched(tmp_path_factory):
                                    "minilm-torch", "--model", f"folder=st:{folder}", "--log-level", "warning"], log),
                           f"http://127.0.0.1:{port}", log)
         if INFINITY_PATH:
-            port = free_port()
-            log = tmp_path_factory.mktemp("infinity") / "infinity.log"
-            started["infinity"] = (*launch(
-                [sys.executable, "-c", "from infinity_emb.cli import cli; cli()", "v2", "--model-id", folder,
-                 "--served-model-name", "minilm", "--host", "127.0.0.1", "--port", str(port), "--engine", "torch",
-                 "--device", "cpu", "--batch-size", "32"], log,
-                env={"PYTHONPATH": INFINITY_PATH, "INFINITY_ANONYMOUS_USAGE_STATS": "0", "DO_NOT_TRACK": "1",
-                     "INFINITY_MODEL_WARMUP": "false"}), f"http://127.0.0.1:{port}", log)
+            started["infinity"] = launch_infinity(folder, tmp_path_factory.mktemp("infinity") / "infinity.log")
         yield started
     finally:
         for process, handle, _, _ in started.values():
@@ -197,11 +212,7 @@ def own_server(launched):
 @pytest.fixture(scope="module")
 def infinity(launched):
     """infinity-emb 0.0.78 serving the shipped MiniLM folder, healthy."""
-    if not INFINITY_PATH:
-        if os.environ.get("CI"):  # `make test` installs it (make infinity): in CI a missing one is a failure
-            pytest.fail("LEGALSEARCH_INFINITY_PYTHONPATH is not set: run the tests through `make test`")
-        pytest.skip("infinity-emb is not installed here: set LEGALSEARCH_INFINITY_PYTHONPATH to the folder it was "
-                    "installed into apart from the venv (docs/models.md); our own server covers the same protocol")
+    require_infinity()
     process, _, url, log = launched["infinity"]
     wait_healthy(f"{url}/health", process, 400, log)
     return url
