@@ -15,8 +15,8 @@ model in a fraction of a second.
   threads never spin (on a machine shared with OpenSearch a spinning pool steals the cycles the
   node needs). `parallel="data"` runs batches concurrently from one thread per core instead, and
   `"auto"` (the default) does both: a call of one batch (a question) uses the intra-op session,
-  a call of several (an ingest) runs them on a second, one-thread session from one worker per
-  core. Under a shared CPU (the node indexing, the parser) intra-op threads wait for each other
+  a call of several (an ingest), or a call made while another runs (a server's concurrent
+  requests), runs its batches on a second, one-thread session from one worker per core. Under a shared CPU (the node indexing, the parser) intra-op threads wait for each other
   at every operator when one of them is preempted; independent batches do not, so the ingest
   keeps the embedder's own rate better (benchmarks/ingest_vs_embedder.py, docs/results.md).
 - Dynamic quantization takes one activation scale per tensor per batch, so a text's vector varies
@@ -112,6 +112,7 @@ class OnnxEmbedder:
         if self._tokenizer_error is not None:
             raise self._tokenizer_error
         self._pool = None
+        self._active = 0  # calls running now (auto: a call that meets another runs apart)
         self._lock = threading.Lock()
 
     # -- what an index records --------------------------------------------------------
@@ -193,22 +194,29 @@ class OnnxEmbedder:
         inputs, owner, weight = self._windows(texts, prefix)
         pooled = np.empty((len(inputs), self.dim), dtype=np.float32)
         batches = self._batches(inputs)
-        if self.parallel != "intra" and len(batches) > 1:
-            with self._lock:
-                if self._pool is None:
-                    from concurrent.futures import ThreadPoolExecutor
+        with self._lock:
+            self._active += 1
+            # side by side: several batches, or (auto) another call already running (a server's requests)
+            apart = self.parallel == "data" or (self.parallel == "auto" and (len(batches) > 1 or self._active > 1))
+            if apart and self._pool is None:
+                from concurrent.futures import ThreadPoolExecutor
 
-                    self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="embed")
-                if self._single is None:
-                    self._single = _session(self._model_file, 1, self.device)
-            single = self._single
-            # longest batches first, so the workers finish together
-            for idx, vectors in self._pool.map(lambda idx: (idx, self._run([inputs[i] for i in idx], single)),
-                                               batches[::-1]):
-                pooled[idx] = vectors
-        else:
-            for idx in batches:
-                pooled[idx] = self._run([inputs[i] for i in idx])
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="embed")
+            if apart and self._single is None:
+                self._single = _session(self._model_file, 1, self.device)
+        try:
+            if apart:
+                single = self._single
+                # longest batches first, so the workers finish together; at most one run per core in all
+                for idx, vectors in self._pool.map(lambda idx: (idx, self._run([inputs[i] for i in idx], single)),
+                                                   batches[::-1]):
+                    pooled[idx] = vectors
+            else:
+                for idx in batches:
+                    pooled[idx] = self._run([inputs[i] for i in idx])
+        finally:
+            with self._lock:
+                self._active -= 1
         if len(inputs) == len(texts):
             return normalize(pooled)
         combined = np.zeros((len(texts), self.dim), dtype=np.float64)

@@ -85,8 +85,22 @@ def test_data_parallel_mode_gives_the_same_vectors(settings, minilm):
 
     data = OnnxMiniLMEmbedder(settings.cache_dir, minilm.variant, threads=2, parallel="data", max_batch=2)
     intra = OnnxMiniLMEmbedder(settings.cache_dir, minilm.variant, threads=2, parallel="intra", max_batch=2)
+    auto = OnnxMiniLMEmbedder(settings.cache_dir, minilm.variant, threads=2, parallel="auto", max_batch=2)
     texts = REFERENCE["texts"] * 2
-    assert np.allclose(data.embed_passages(texts), intra.embed_passages(texts), atol=1e-5)
+    expected = intra.embed_passages(texts)
+    assert np.allclose(data.embed_passages(texts), expected, atol=1e-5)
+    # auto: one batch stays on the intra-op session (no second session made), several run side by side
+    assert np.allclose(auto.embed_passages(texts[:2]), intra.embed_passages(texts[:2]), atol=1e-5)
+    assert auto._single is None
+    assert np.allclose(auto.embed_passages(texts), expected, atol=1e-5)
+    assert auto._single is not None and auto._single is not auto._session
+    # calls that meet (a server's concurrent requests) run apart too, with the same vectors
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(4) as pool:
+        outs = list(pool.map(lambda i: auto.embed_passages(texts[i:i + 2]), range(0, len(texts), 2)))
+    for i, out in zip(range(0, len(texts), 2), outs, strict=True):
+        assert np.allclose(out, intra.embed_passages(texts[i:i + 2]), atol=1e-5)
     with pytest.raises(ValueError, match="parallel"):
         OnnxMiniLMEmbedder(settings.cache_dir, minilm.variant, parallel="both")
 
