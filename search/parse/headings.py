@@ -27,7 +27,7 @@ _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies"
 
 
 KEYWORDS = {
-    "part": "part", "parte": "part", "chapter": "chapter", "capo": "chapter",
+    "book": "book", "libro": "book", "part": "part", "parte": "part", "chapter": "chapter", "capo": "chapter",
     "article": "article", "articolo": "article", "art.": "article",
     "section": "section", "sec.": "section", "§": "section", "clause": "clause",
     "schedule": "schedule", "annex": "schedule", "exhibit": "schedule", "appendix": "schedule",
@@ -87,7 +87,7 @@ _STOPWORDS = frozenset(
 )
 
 
-_FIXED_RANKS = {"schedule": 0, "part": 10, "chapter": 20, "article": 30, "section": 40, "clause": 45}
+_FIXED_RANKS = {"schedule": 0, "book": 5, "part": 10, "chapter": 20, "article": 30, "section": 40, "clause": 45}
 # An unnumbered heading nests under keyword units ("Section 5" > "EXCEPTIONS") and groups the bare
 # numbered units after it (a judgment's "Issue 3: ..." > paragraphs 13-17); it closes a bare-numbered
 # clause ("24.6 counterparts" is not the parent of "GOVERNING LAW").
@@ -416,7 +416,7 @@ class HeadingJudge:
             if anchor is not None and anchor.kind == "schedule":
                 return "paragraph"
             return "article" if depth == 1 else "comma"
-        if anchor is None or anchor.kind in ("part", "chapter"):
+        if anchor is None or anchor.kind in ("book", "part", "chapter"):
             return self.unit_word
         if anchor.kind == "schedule":
             return "paragraph"

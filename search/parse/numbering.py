@@ -16,7 +16,7 @@ _LATIN_SUFFIXES = ("bis", "ter", "quater", "quinquies", "sexies", "septies", "oc
 _NUMERIC_RE = re.compile(
     r"^(\d+(?:\.\d+)*)(?:-?([A-Z]{1,2}|[a-z])|-(bis|ter|quater|quinquies|sexies|septies|octies)|-(\d{1,3}))?$")
 
-KIND_ABBREVIATIONS = {"article": "art", "section": "section", "clause": "clause", "part": "part",
+KIND_ABBREVIATIONS = {"article": "art", "section": "section", "clause": "clause", "book": "book", "part": "part",
                       "chapter": "chapter", "schedule": "schedule", "definitions": "clause"}
 
 

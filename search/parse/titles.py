@@ -36,7 +36,7 @@ def _shorten(text: str, limit: int | None = 80) -> str:
     return text if limit is None or len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-_DISPLAY_WORDS = {"section": "Section", "clause": "Clause", "part": "Part", "chapter": "Chapter",
+_DISPLAY_WORDS = {"section": "Section", "clause": "Clause", "book": "Book", "part": "Part", "chapter": "Chapter",
                   "schedule": "Schedule", "definitions": "Clause"}
 
 

@@ -9,7 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_NUM = r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:-?(?:bis|ter|quater|quinquies|sexies))?"
+# an inserted article of a code ("Article 134-2", "Article 667-2") keeps its "-N"; after a plural
+# keyword ("Articles 38-44") the "-N" is a range, and the first number is the reference
+_NUM = r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:-?(?:bis|ter|quater|quinquies|sexies)|-\d{1,3}(?![\d.]))?"
+_PLURAL = re.compile(r"(?i)^(?:sections|clauses|articles|articoli|artt|paragraphs|ss)\b")
+_INSERTED = re.compile(r"^(\d+)-\d{1,3}$")
 _PATTERNS = [
     # kind, regex (group "label"); order matters: longer keywords first
     ("section", rf"(?:\b(?:sections?|secs?\.?|ss?\.\s?)|§+\s?)\s*(?P<label>{_NUM})"),
@@ -52,7 +56,10 @@ def parse_identifiers(query: str) -> list[QueryRef]:
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
             external = bool(_EXTERNAL_CODE.match(query[m.end():]))
-            found.append((m.start(), QueryRef(kind, normalize_label(m.group("label")), m.group(0).strip(), external)))
+            label = normalize_label(m.group("label"))
+            if _PLURAL.match(m.group(0).strip()) and _INSERTED.match(label):
+                label = _INSERTED.match(label).group(1)
+            found.append((m.start(), QueryRef(kind, label, m.group(0).strip(), external)))
             taken.append((m.start(), m.end()))
     for m in _BARE_DOTTED.finditer(query):
         if any(s <= m.start() < e for s, e in taken):

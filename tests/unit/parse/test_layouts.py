@@ -137,6 +137,26 @@ def test_civil_code_chunks_cite_the_right_articles():
     assert "(Dissolution" not in by_section["667-2"].text
 
 
+def test_books_hold_parts_and_chapters_and_each_book_starts_its_own_path():
+    text = ("Book I General Provisions\nPart I Common Provisions\n(Fundamental Principles)\n"
+            "Article 1  Private rights must conform to the public welfare.\n"
+            "Chapter II Persons\n(Commencement of Capacity)\nArticle 3  Capacity commences at birth.\n"
+            "Book II Real Rights\nChapter I General Provisions\n(Numerus Clausus)\n"
+            "Article 201  No real right may be created other than those provided for.\n"
+            "Book III Claims\nChapter I General Provisions\nArticle 401  A claim may have any subject matter.\n")
+    tree = parse_structure(text)
+    books = [n for n in tree.walk() if n.kind == "book"]
+    assert [(b.label, b.title) for b in books] == [("I", "General Provisions"), ("II", "Real Rights"), ("III", "Claims")]
+    assert [n.label for n in books[1].walk() if n.kind == "article"] == ["201"]
+    assert [n.label for n in books[0].walk() if n.kind == "article"] == ["1", "3"]
+    doc = build_document(text, DocumentMeta(doc_id="code", title="Code", language="en", doc_type="statute"))
+    by_section = {c.section: c for c in chunk_document(doc, "structural")}
+    assert by_section["201"].heading_path == ["Book II – Real Rights", "Chapter I – General Provisions",
+                                              "Article 201 – Numerus Clausus"]
+    assert by_section["401"].heading_path[0] == "Book III – Claims"
+    assert by_section["401"].section_title is None  # no caption: the chapter's title does not stand in
+
+
 # -- EU regulation -----------------------------------------------------------------------------
 
 

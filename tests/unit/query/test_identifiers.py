@@ -17,6 +17,12 @@ from legalsearch.query.identifiers import parse_identifiers, section_labels
         ("fees in Schedule 2", [("schedule", "2")]),
         ("listino prezzi nell'Allegato B", [("annex", "b")]),
         ("Can a landlord end a tenancy without giving a reason?", []),
+        # an inserted article of a code keeps its "-N"; after a plural keyword "-N" is a range
+        ("What does Article 134-2 of the Civil Code provide?", [("article", "134-2")]),
+        ("item (iv) of Article 9-2(2)", [("article", "9-2")]),
+        ("Articles 38-44 were repealed", [("article", "38")]),
+        ("artt. 1341-1342 c.c.", [("article", "1341")]),
+        ("section 5-2023 notice", [("section", "5")]),
         ("fees of 1,000.50 euros on 12.03.2024", []),
     ],
 )
