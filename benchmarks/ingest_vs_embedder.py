@@ -129,8 +129,10 @@ class Server:
 
 
 def planned_texts(sources, settings, options, embedder) -> tuple[list[str], int]:
-    """Exactly what the ingest embeds, in its order: each document's chunks (summary, heading and
-    text) and its routing text (title, parties, summary); and the number of chunks."""
+    """What the ingest embeds, in its order: each document's chunks (summary, heading and text) and
+    its routing text (title, parties, summary), each distinct text once (the ingest's embedding
+    cache gives a text met in an earlier batch its vector back: look-alike NDAs share whole
+    clauses); and the number of chunks."""
     from legalsearch.scripts import chunk_document, get_summarizer, records
 
     summarizer = get_summarizer(options.summarizer, **settings.summarizer_options(options.summarizer))
@@ -143,7 +145,7 @@ def planned_texts(sources, settings, options, embedder) -> tuple[list[str], int]
         texts += [records.embedded_text(c, summary, options.embed_parts) for c in pieces]
         routing.append(records.routing_text(doc, summary))
         chunks += len(pieces)
-    return texts + routing, chunks
+    return list(dict.fromkeys(texts + routing)), chunks
 
 
 def raw_seconds(embedder, texts: list[str], batch: int) -> float:
@@ -196,16 +198,16 @@ def measure(label: str, spec: str, args, sources, server: Server | None, node: i
     spent = [None if a is None or b is None else b - a for a, b in zip(cpu0, cpu1, strict=True)]
     return {"label": label, "spec": spec, "chunks": chunks, "texts": len(texts), "wall": wall, "raw1": raw1,
             "raw2": raw2, "raw": raw, "ratio": raw / wall, "load": (load0, load1), "cpu": spent,
-            "same_texts": sorted(seen) == sorted(texts), "summary": summary, "index": name}
+            "same_texts": sorted(set(seen)) == sorted(texts), "embedded": len(seen), "summary": summary, "index": name}
 
 
 def show(r: dict) -> None:
     s, t = r["summary"], r["summary"]["timings_s"]
     device = s["options"].get("device") or {}
     print(f"\n{r['label']}: {r['spec']}")
-    print(f"  chunks {r['chunks']:,} (+ {r['texts'] - r['chunks']} routing texts), {s['documents']} documents: "
-          f"{s['ingested']} ingested, {s['failed']} failed; same texts embedded as measured raw: "
-          f"{'yes' if r['same_texts'] else 'NO'}; device {device.get('device', '-')}")
+    print(f"  chunks {r['chunks']:,} and {s['documents']} routing texts, {r['texts']:,} distinct texts; "
+          f"{s['ingested']} ingested, {s['failed']} failed; the ingest embedded {r['embedded']:,} texts, the same "
+          f"distinct texts as measured raw: {'yes' if r['same_texts'] else 'NO'}; device {device.get('device', '-')}")
     print(f"  raw embedder   {r['chunks'] / r['raw']:7.1f} chunks/s  ({r['raw1']:.1f} s before, {r['raw2']:.1f} s after)")
     print(f"  whole ingest   {r['chunks'] / r['wall']:7.1f} chunks/s  ({r['wall']:.1f} s)  ->  {r['ratio']:.1%} of raw")
     print("  ingest stages  " + ", ".join(f"{k} {v:.1f}s" for k, v in t.items()))

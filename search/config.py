@@ -114,8 +114,9 @@ class Settings(BaseSettings):
     device: Literal["auto", "cpu", "cuda"] = Field(
         default="auto", description="where local models run (LEGALSEARCH_DEVICE): auto = CUDA when ONNX Runtime / "
         "PyTorch find one, else the CPU (search.embed.device)")
-    embed_parallel: Literal["intra", "data"] = Field(
-        default="intra", description="ONNX embedders: threads inside each batch (intra) or one batch per thread (data)"
+    embed_parallel: Literal["auto", "intra", "data"] = Field(
+        default="auto", description="ONNX embedders: threads inside each batch (intra), one batch per thread (data), "
+        "or auto: intra for a call of one batch (a question), data for a call of several (an ingest)"
     )
 
     index: str = "legalsearch"

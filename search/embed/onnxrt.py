@@ -13,7 +13,12 @@ model in a fraction of a second.
   driver is present, else the CPU; `device=` / LEGALSEARCH_DEVICE override).
 - All cores: intra-op threads = the cores this process may use (or `embed_threads`), worker
   threads never spin (on a machine shared with OpenSearch a spinning pool steals the cycles the
-  node needs); `parallel="data"` runs batches concurrently from one thread per core instead.
+  node needs). `parallel="data"` runs batches concurrently from one thread per core instead, and
+  `"auto"` (the default) does both: a call of one batch (a question) uses the intra-op session,
+  a call of several (an ingest) runs them on a second, one-thread session from one worker per
+  core. Under a shared CPU (the node indexing, the parser) intra-op threads wait for each other
+  at every operator when one of them is preempted; independent batches do not, so the ingest
+  keeps the embedder's own rate better (benchmarks/ingest_vs_embedder.py, docs/results.md).
 - Dynamic quantization takes one activation scale per tensor per batch, so a text's vector varies
   slightly with its batch (cosine >= 0.996); compare vectors with a tolerance.
 """
@@ -75,7 +80,7 @@ class OnnxEmbedder:
     prefix_passage = ""
     prefix_query = ""
 
-    def __init__(self, cache_dir: Path, variant: str | None = None, *, threads: int = 0, parallel: str = "intra",
+    def __init__(self, cache_dir: Path, variant: str | None = None, *, threads: int = 0, parallel: str = "auto",
                  batch_tokens: int | None = None, max_batch: int | None = None, dev: device.Device | None = None):
         self.variant = variant or export.default_variant()
         self.directory = export.ensure(cache_dir, self.model, self.variant)
@@ -84,8 +89,8 @@ class OnnxEmbedder:
         self.max_tokens = int(self.meta["max_tokens"])
         self.pad_id = int(self.meta["pad_id"])
         self.threads = threads or usable_cores()
-        if parallel not in ("intra", "data"):
-            raise ValueError(f"parallel must be 'intra' or 'data', not {parallel!r}")
+        if parallel not in ("intra", "data", "auto"):
+            raise ValueError(f"parallel must be 'intra', 'data' or 'auto', not {parallel!r}")
         self.parallel = parallel
         dev = dev or device.onnx_device()
         self._tokenizer = None
@@ -94,10 +99,13 @@ class OnnxEmbedder:
         loader = threading.Thread(target=self._load_tokenizer, daemon=True)
         loader.start()
         entry = self.meta["variants"][self.variant]
-        self._session = _session(self.directory / entry["file"], 1 if parallel == "data" else self.threads, dev)
+        self._model_file = self.directory / entry["file"]
+        self._session = _session(self._model_file, 1 if parallel == "data" else self.threads, dev)
         self.device = session_device(self._session, dev)
-        if self.device.kind == "cuda":  # one stream: batches from several threads gain nothing on a GPU
+        if self.device.kind == "cuda" or self.threads <= 1:  # one stream / one core: nothing to run side by side
             self.parallel = "intra"
+        # "auto": the one-thread session for batches run side by side, made on the first such call
+        self._single = self._session if self.parallel == "data" else None
         self.batch_tokens = batch_tokens or self.device.batches.onnx_tokens
         self.max_batch = max_batch or self.device.batches.onnx_rows
         loader.join()
@@ -158,14 +166,14 @@ class OnnxEmbedder:
 
     # -- inference --------------------------------------------------------------------
 
-    def _run(self, batch: list[list[int]]) -> np.ndarray:
+    def _run(self, batch: list[list[int]], session=None) -> np.ndarray:
         rows, width = len(batch), max(len(x) for x in batch)
         ids = np.full((rows, width), self.pad_id, dtype=np.int64)
         mask = np.zeros((rows, width), dtype=np.int64)
         for i, x in enumerate(batch):
             ids[i, :len(x)] = x
             mask[i, :len(x)] = 1
-        return self._session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+        return (session or self._session).run(None, {"input_ids": ids, "attention_mask": mask})[0]
 
     def _batches(self, inputs: list[list[int]]) -> list[list[int]]:
         order = sorted(range(len(inputs)), key=lambda i: len(inputs[i]))
@@ -185,14 +193,17 @@ class OnnxEmbedder:
         inputs, owner, weight = self._windows(texts, prefix)
         pooled = np.empty((len(inputs), self.dim), dtype=np.float32)
         batches = self._batches(inputs)
-        if self.parallel == "data" and len(batches) > 1 and self.threads > 1:
+        if self.parallel != "intra" and len(batches) > 1:
             with self._lock:
                 if self._pool is None:
                     from concurrent.futures import ThreadPoolExecutor
 
                     self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="embed")
+                if self._single is None:
+                    self._single = _session(self._model_file, 1, self.device)
+            single = self._single
             # longest batches first, so the workers finish together
-            for idx, vectors in self._pool.map(lambda idx: (idx, self._run([inputs[i] for i in idx])),
+            for idx, vectors in self._pool.map(lambda idx: (idx, self._run([inputs[i] for i in idx], single)),
                                                batches[::-1]):
                 pooled[idx] = vectors
         else:
