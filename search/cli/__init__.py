@@ -539,6 +539,10 @@ def index_prune(client, index: str | None, yes: bool) -> None:
                    "query: measured in benchmarks/scale.py); 0: leave merging to OpenSearch.")
 @click.option("--dry-run", is_flag=True,
               help="Parse, chunk and summarize; embed nothing and write nothing (no node needed).")
+@click.option("--warm-clauses", type=click.IntRange(min=0), default=100, show_default=True, metavar="N",
+              help="Also embed, into the embedding cache, the clause text (heading and text, no summary) of every "
+                   "document of at least N chunks: the default second stage reorders a long document's fused list "
+                   "by them, and the first questions would otherwise wait for them. 0: none.")
 @shard_options
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @json_option
@@ -607,6 +611,9 @@ def _render_ingest(s: dict) -> str:
         lines.append(f"device: {dev['device']} ({dev['runtime']}: {dev['why']}); {s['options'].get('batch_chunks')} "
                      "chunks per embedding call" + (f", {s['options']['concurrency']} requests at a time"
                                                     if s["options"].get("concurrency") else ""))
+    if s["options"].get("clauses_embedded"):
+        lines.append(f"second stage: {s['options']['clauses_embedded']} clause texts of documents of at least "
+                     f"{s['options']['warm_clauses']} chunks embedded ahead (`rerank: auto`)")
     bulk = s.get("bulk") or {}
     if bulk.get("requests"):
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(bulk.get("failed_by_reason", {}).items()))

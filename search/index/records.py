@@ -70,6 +70,13 @@ def meta_fingerprint(doc: ParsedDocument) -> str:
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 
 
+def clause_text(source: dict) -> str:
+    """What the clause rescorers embed (`search.query.rerank`): the heading path and the text, no
+    document summary. The ingest embeds it ahead for documents long enough for `rerank: auto`."""
+    parts = [" > ".join(source.get("heading_path") or []), source.get("text") or ""]
+    return "\n".join(p for p in parts if p.strip())
+
+
 def chunk_source(
     doc: ParsedDocument,
     chunk: Chunk,

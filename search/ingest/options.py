@@ -35,6 +35,8 @@ class IngestOptions(BaseModel):
     force: bool = False
     force_merge: int = Field(0, ge=0, description="after the run, merge the chunks index to N segments (0: no)")
     dry_run: bool = False
+    warm_clauses: int = Field(100, ge=0, description="embed ahead, for the default second stage (`rerank: auto`), "
+                              "the clause text of every document of at least this many chunks (0: none)")
     batch_chunks: int | None = Field(None, gt=0, description="chunks per embedding call (default: the device's, "
                                      "256 on the CPU, 1,024 on CUDA; an endpoint's batch x concurrency)")
     # Only when the run creates the index (not part of the settings key: they do not change chunks).

@@ -154,7 +154,7 @@ def ingest(
         "chunker": options.chunker, "chunk_limit": limit, "summarizer": options.summarizer,
         "embedder": chosen, "embedder_choice": why, "embed_parts": list(options.embed_parts), "settings_key": settings_key,
         "dry_run": options.dry_run, "device": dev.describe() if dev is not None else None, "batch_chunks": batch,
-        "concurrency": getattr(embedder, "concurrency", None),
+        "concurrency": getattr(embedder, "concurrency", None), "warm_clauses": options.warm_clauses,
     })
     if on_total:
         on_total(len(sources))
@@ -186,7 +186,7 @@ def ingest(
             yield pending
 
     def embed(pending: list[_Pending]) -> _Embedded:
-        return _embed(pending, writer, embedder, vector_cache, report)
+        return _embed(pending, writer, embedder, vector_cache, report, options.warm_clauses)
 
     def write(batch_: _Embedded) -> None:
         _write(batch_, writer, embedder, settings_key, report, tick)
@@ -304,9 +304,10 @@ class _Embedded:
     token_counts: list[int]
 
 
-def _embed(pending: list[_Pending], writer, embedder, cache, report) -> _Embedded:
+def _embed(pending: list[_Pending], writer, embedder, cache, report, warm_clauses: int = 0) -> _Embedded:
     """The embedding stage: chunk and routing vectors of a batch, and the chunks' token counts (on
-    the embedding thread: a tokenizer is not shared between threads)."""
+    the embedding thread: a tokenizer is not shared between threads). The clause texts of the
+    documents of at least `warm_clauses` chunks go into the cache too (`clause_texts`)."""
     t0 = time.perf_counter()
     texts = [t for p in pending for t in p.embedded]
     routing_texts = [records.routing_text(p.doc, p.summary) for p in pending]
@@ -316,7 +317,24 @@ def _embed(pending: list[_Pending], writer, embedder, cache, report) -> _Embedde
         vectors = [None] * (len(texts) + len(routing_texts))
     counts = _token_counts(embedder, texts)
     report.timings["embed"] += time.perf_counter() - t0
+    clauses = clause_texts(pending, warm_clauses) if writer else []
+    if clauses:
+        t1 = time.perf_counter()
+        embed_with_cache(embedder, clauses, cache)
+        report.timings["embed_clauses"] = report.timings.get("embed_clauses", 0.0) + time.perf_counter() - t1
+        report.options["clauses_embedded"] = report.options.get("clauses_embedded", 0) + len(clauses)
     return _Embedded(pending, vectors, counts)
+
+
+def clause_texts(pending: list[_Pending], at_least: int) -> list[str]:
+    """What the clause rescorer will embed (`records.clause_text`) for the chunks of each document
+    of at least `at_least` chunks (0: none): `rerank: auto` reorders the fused list of such a long
+    document by them, and the first questions on it would otherwise wait for the embeddings
+    (benchmarks/auto_rerank_cost.py: seconds a question with e5)."""
+    if at_least <= 0:
+        return []
+    return [records.clause_text({"heading_path": list(c.heading_path), "text": c.text})
+            for p in pending if len(p.chunks) >= at_least for c in p.chunks]
 
 
 def _write(batch: _Embedded, writer, embedder, settings_key: str, report: IngestReport, progress) -> None:

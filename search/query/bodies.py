@@ -8,6 +8,7 @@ identifier sub-query — so nothing is fused that a filter would have removed. T
 
 from __future__ import annotations
 
+import copy as copy_module
 import json
 import re
 from functools import cache
@@ -158,6 +159,28 @@ def vector_query(text: str, vector: list[float] | None, k: int, filters: Filters
     if model_id:
         return neural_query(text, k, filters, model_id, ef_search=ef_search)
     raise QueryError("a k-NN sub-query needs a query vector or an engine-side model id")
+
+
+def resized(body: dict, size: int) -> dict:
+    """A copy of a search body that fetches `size` hits: its `size`, and the `k` of every k-NN or
+    neural sub-query (wherever it sits: a hybrid's list or a bool's clauses) raised to `size`."""
+    copy = copy_module.deepcopy(body)
+    copy["size"] = size
+
+    def walk(node):
+        if isinstance(node, dict):
+            for kind in ("knn", "neural"):
+                for spec in (node.get(kind) or {}).values() if isinstance(node.get(kind), dict) else ():
+                    if isinstance(spec, dict) and "k" in spec:
+                        spec["k"] = max(int(spec["k"]), size)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(copy.get("query"))
+    return copy
 
 
 def identifier_terms(refs: list[QueryRef]) -> tuple[list[str], list[str]]:

@@ -35,7 +35,7 @@ def record(req: SearchRequest, response: SearchResponse, timestamp: str, user: s
         "query": req.query,
         "mode": req.mode,
         "fusion": req.fusion.technique if req.mode == "hybrid" else None,
-        "rerank": req.rerank.method,
+        "rerank": response.rerank or "off",  # what ran: `auto` logs the clause rescorer when it reordered
         "routing": req.routing.mode != "off",
         "as_of": req.filters.as_of.isoformat() if req.filters.as_of else None,
         "jurisdiction": list(req.filters.jurisdictions),

@@ -22,7 +22,7 @@ Fusion = Literal["rrf", "normalization"]
 Normalization = Literal["min_max", "l2"]
 RoutingNames = Literal["off", "first", "only"]
 Routing = Literal["off", "filter", "boost", "auto"]
-Rerank = Literal["off", "e5", "clause", "e5+clause", "cross-encoder"]
+Rerank = Literal["auto", "off", "e5", "clause", "e5+clause", "cross-encoder"]
 Embedding = Literal["python", "engine"]
 Placement = Literal["end", "inline"]  # where cross-referenced clauses go (legalsearch.query.expand)
 MODES: tuple[str, ...] = get_args(Mode)
@@ -31,6 +31,11 @@ ROUTINGS: tuple[str, ...] = get_args(Routing)
 RERANKERS: tuple[str, ...] = get_args(Rerank)
 BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
+AUTO_RERANK = "clause"
+AUTO_RERANK_WEIGHT = 0.7
+"""What `rerank: auto` (the default) runs when the whole fused list lies in one long document: the
+clause rescorer, blended 0.7 with 0.3 of the fused score (docs/results.md, "The clause rescorer inside
+one long document")."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
 DEFAULT_ABSTAIN = 0.02
 """The default abstention threshold on `Hit.relevance` (docs/results.md, "Relevance and abstention":
@@ -171,10 +176,13 @@ class RerankOptions(Options):
     """The optional second stage over the fused shortlist."""
 
     method: Rerank = option(
-        "off", "e5 (offline multilingual bi-encoder), clause (the index's embedder on the clause alone, without "
-        "the document summary), e5+clause (both, equal shares), cross-encoder (a model you provide with "
-        "rerank_model), or off. `--profile rescore` is the tuned setting.", flat="rerank", cli="--rerank",
-        everyday=True)
+        "auto", "auto (the default): a fused list that lies in one document is searched again, twice the depth "
+        "deep; when the document fills that list (a long statute or contract, whose hundreds of sibling articles "
+        "carry one summary) the clause rescorer reorders it, blended 0.7 with 0.3 of the fused score; any "
+        "other list is final as fused. e5 (offline multilingual "
+        "bi-encoder), clause (the index's embedder on the clause alone, without the document summary), "
+        "e5+clause (both, equal shares), cross-encoder (a model you provide with rerank_model), or off. "
+        "`--profile rescore` is LegalBench's tuned setting.", flat="rerank", cli="--rerank", everyday=True)
     model: str | None = option(None, "Local directory (or loadable name) of a CrossEncoder, or an API reranker: "
                                "cohere:URL?model=NAME / jina:URL?model=NAME (docs/models.md).", flat="rerank_model",
                                metavar="PATH")
@@ -182,7 +190,8 @@ class RerankOptions(Options):
                         flat="rerank_depth", ge=1, le=500)
     weight: float = option(
         1.0, "The reranker's share of the order over the shortlist: 1 orders by the reranker alone; 0.4 blends "
-        "0.4 x its score with 0.6 x the fused score (each min-max normalised).", flat="rerank_weight", gt=0.0,
+        "0.4 x its score with 0.6 x the fused score (each min-max normalised). `rerank: auto` blends 0.7 "
+        "whatever this says.", flat="rerank_weight", gt=0.0,
         le=1.0)
     neighbours: float = option(
         0.0, "After a reranker, each hit gains this share of the best score among its neighbours in the "

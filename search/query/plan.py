@@ -115,8 +115,10 @@ def candidate_size(req: SearchRequest, prior: float = 0.0, places: int = 0) -> i
     same whatever k asks for (measured on LegalBench: k = 10 and k = 64 rerank nearly the same
     shortlist). With places left open to unrouted documents (`open_places`), every document is
     searched and four times k are fetched, so that the routed documents still fill their places. (The
-    current-text prior re-sorts only what is fetched: the versions of one section come together.)"""
-    return max(req.k, req.experimental.candidates or 0, 2 * req.rerank.depth if req.rerank.method != "off" else 0,
+    current-text prior re-sorts only what is fetched: the versions of one section come together.)
+    `rerank: auto` fetches no more: only a list that lies in one document is searched again, deeper
+    (`service.auto_rerank`)."""
+    return max(req.k, req.experimental.candidates or 0, 2 * req.rerank.depth if req.rerank.method not in ("off", "auto") else 0,
                min(2 * req.k, 400) if prior else 0, min(4 * req.k, 400) if places else 0)
 
 

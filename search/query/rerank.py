@@ -25,18 +25,13 @@ import numpy as np
 from legalsearch.embed.cache import embed_with_cache
 from legalsearch.embed.spec import is_rerank_spec, parse
 from legalsearch.errors import ConfigError
+from legalsearch.index.records import clause_text
 from legalsearch.query.models import BI_ENCODER_RERANKERS
 
 
 def passage_text(source: dict) -> str:
     """What the "e5" rescorer embeds: the document summary, the heading path and the text."""
     parts = [source.get("summary") or "", " > ".join(source.get("heading_path") or []), source.get("text") or ""]
-    return "\n".join(p for p in parts if p.strip())
-
-
-def clause_text(source: dict) -> str:
-    """What the clause rescorers embed: the heading path and the text, no document summary."""
-    parts = [" > ".join(source.get("heading_path") or []), source.get("text") or ""]
     return "\n".join(p for p in parts if p.strip())
 
 

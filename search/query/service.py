@@ -30,7 +30,15 @@ from legalsearch.query.fusion import (
 )
 from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.log import RetrievalLog
-from legalsearch.query.models import BI_ENCODER_RERANKERS, Filters, Hit, SearchRequest, SearchResponse
+from legalsearch.query.models import (
+    AUTO_RERANK,
+    AUTO_RERANK_WEIGHT,
+    BI_ENCODER_RERANKERS,
+    Filters,
+    Hit,
+    SearchRequest,
+    SearchResponse,
+)
 from legalsearch.query.plan import (
     MAX_QUERY_REFS,
     MAX_SUBJECT_DOCS,
@@ -455,6 +463,23 @@ class SearchService:
                                      plan.open_places, plan.request.k)
         return apply_current_prior(apply_routing_prior(ranked, plan.routed, plan.prior), plan.current)
 
+    def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> list[tuple[dict, float]]:
+        """The fused list of the plan (`run`), and under `rerank: auto` the same search twice as
+        deep when the list lies in one document (`deepens`); the deeper list is kept only when it
+        is full, i.e. the document is long enough for the clause rescorer (`auto_rerank`)."""
+        req = plan.request
+        t = time.perf_counter()
+        fused = self.run(plan)
+        timings["search"] = _ms(t)
+        cites = any(not r.external for r in plan.refs)
+        if deepens(req, fused, plan.body.get("size", 0), cites):
+            t = time.perf_counter()
+            deeper = self.run(plan, bodies.resized(plan.body, 2 * req.rerank.depth))
+            timings["search_deeper"] = _ms(t)
+            if auto_rerank(req, [source for source, _ in deeper], cites)[0] != "off":
+                return deeper  # else the document is short: the first list stands, unchanged
+        return fused
+
     def second_stage(self, req: SearchRequest, plan: SearchPlan, fused: list[tuple[dict, float]],
                      timings: dict[str, float], warnings: list[str] | None = None
                      ) -> tuple[list[dict], dict[str, float], str | None]:
@@ -467,21 +492,22 @@ class SearchService:
         clause rescorers when the shortlist spans several documents: the clause alone says nothing
         of which document it is in (across documents they prefer a look-alike's clause), so they only
         choose between the clauses of one document."""
-        sources = [source for source, _ in fused]
-        if req.rerank.method == "off" or not sources:
-            return sources, {}, None
         depth = req.rerank.depth
         cited = [f"{r.kind} {r.label}" for r in plan.refs if not r.external]
+        sources = [source for source, _ in fused]
+        method, weight = auto_rerank(req, sources, bool(cited))
+        if method == "off" or not sources:
+            return sources, {}, None
         why_not = f"the question cites {', '.join(cited)}" if cited else None
-        if why_not is None and "clause" in req.rerank.method and len({s["doc_id"] for s in sources[:depth]}) > 1:
+        if why_not is None and "clause" in method and len({s["doc_id"] for s in sources[:depth]}) > 1:
             why_not = "the shortlist spans several documents (the clause rescorers read no document summary)"
         if why_not:
             if warnings is not None:
                 warnings.append(f"{why_not}: the reranker left the first-stage order")
             return sources, {}, None
-        reranker = self.rerankers.get(req.rerank.method, req.rerank.model or self.settings.rerank_model, plan.meta)
+        reranker = self.rerankers.get(method, req.rerank.model or self.settings.rerank_model, plan.meta)
         ranked, seconds = rerank(reranker, plan.focused or req.query, sources[:depth],
-                                 [score for _, score in fused[:depth]], req.rerank.weight, req.rerank.neighbours)
+                                 [score for _, score in fused[:depth]], weight, req.rerank.neighbours)
         timings["rerank"] = round(seconds * 1000, 2)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}
@@ -518,9 +544,7 @@ class SearchService:
         t_start = time.perf_counter()
         plan = self.plan(req)
         timings = dict(plan.timings)
-        t = time.perf_counter()
-        fused = self.run(plan)
-        timings["search"] = _ms(t)
+        fused = self.first_stage(plan, timings)
         notes: list[str] = []
         sources, scores, reason = self.second_stage(req, plan, fused, timings, notes)
         sources = sources[: req.k]
@@ -550,7 +574,7 @@ class SearchService:
             routed_docs=list(plan.routed), unfollowed_refs=expansion.unfollowed,
             mixed_versions=_mixed_versions(hits), timings_ms=timings, mode=req.mode, warnings=[*plan.warnings, *notes],
             pipeline=plan.pipeline[0] if plan.pipeline else None,
-            rerank=None if req.rerank.method == "off" else req.rerank.method,
+            rerank=ran_reranker(req, scores),
         )
         if self.settings.log_searches if write_log is None else write_log:
             try:
@@ -636,9 +660,7 @@ class SearchService:
         k = max(req.k, min(200, budget // 150 + 1))
         plan = self.plan(req.replace(k=k, expand_xrefs=False))
         timings = dict(plan.timings)
-        t = time.perf_counter()
-        fused = self.run(plan)
-        timings["search"] = _ms(t)
+        fused = self.first_stage(plan, timings)
         hits = self.second_stage(req, plan, fused, timings)[0][:k]
         fetched: dict[str, dict] = {}
         if attach and hits:
@@ -715,6 +737,40 @@ def old_text_note(hits: list[Hit], today: str) -> list[str]:
 
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
+
+
+def ran_reranker(req: SearchRequest, scores: dict) -> str | None:
+    """The reranker a response reports: the one asked for, or under `auto` the clause rescorer when
+    it ran (it scored the shortlist), else none."""
+    if req.rerank.method == "auto":
+        return AUTO_RERANK if scores else None
+    return None if req.rerank.method == "off" else req.rerank.method
+
+
+def deepens(req: SearchRequest, fused: list[tuple[dict, float]], size: int, cites: bool) -> bool:
+    """Under `rerank: auto`, whether the fused list is searched again with twice the depth: when
+    the question cites nothing and the list is full (`size` hits: the document may hold more) and
+    every hit is of one document. Any other list is final as it is, at no extra cost."""
+    shorter = size < 2 * req.rerank.depth
+    return (req.rerank.method == "auto" and not cites and shorter and len(fused) >= size > 0
+            and len({source["doc_id"] for source, _ in fused}) == 1)
+
+
+def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[str, float]:
+    """The second stage a request runs over its fused list (`sources`, ranked): (method, weight).
+    An explicit method runs as asked. `auto` runs the clause rescorer (blended `AUTO_RERANK_WEIGHT`)
+    only when the fused list holds twice the depth (`deepens` searched it again) and lies in one
+    document, and the question cites nothing: a long statute or contract, where hundreds of sibling
+    articles carry the same document summary in their vectors and the clause alone tells them
+    apart. A short document, or a list over several documents (the clause says nothing of which
+    document it is in), keeps the fused order (docs/results.md, "The clause rescorer inside one
+    long document")."""
+    if req.rerank.method != "auto":
+        return req.rerank.method, req.rerank.weight
+    full = len(sources) >= 2 * req.rerank.depth
+    if cites or not full or len({s["doc_id"] for s in sources}) != 1:
+        return "off", req.rerank.weight
+    return AUTO_RERANK, AUTO_RERANK_WEIGHT
 
 
 def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: dict[str, float]) -> Hit:

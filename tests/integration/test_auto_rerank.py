@@ -1,0 +1,84 @@
+"""The default second stage (`rerank: auto`) on the real node and models: inside one long document
+the fused list is searched again twice the depth deep and reordered by the clause rescorer, whose
+clause embeddings the ingest put in the cache ahead; a list over short documents is left exactly as
+fused (the same hits as `rerank: off`)."""
+
+from __future__ import annotations
+
+import pytest
+from legalsearch.embed.cache import EmbeddingCache, text_key
+from legalsearch.index.records import clause_text
+from legalsearch.query.models import SearchRequest
+
+from tests.integration.conftest import ingested_index
+
+TOPICS = [  # one short article per topic, cycled: a statute of 120 articles with captions above them
+    ("Good Faith", "Every party must exercise its rights and perform its duties in good faith."),
+    ("Capacity", "A minor may not conclude a contract without the consent of a legal representative."),
+    ("Deposits", "A landlord who takes a deposit must protect it in an approved scheme within thirty days."),
+    ("Notice", "A notice to end a tenancy must be in writing and give at least two months."),
+    ("Damages", "A party in breach must compensate the loss that was foreseeable when the contract was made."),
+    ("Prescription", "A claim is extinguished if it is not exercised within ten years."),
+]
+
+
+@pytest.fixture(scope="module")
+def long_statute(store, run_ingest, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("long-statute")
+    articles = []
+    for n in range(1, 121):
+        caption, text = TOPICS[n % len(TOPICS)]
+        articles.append(f"({caption})\nArticle {n}  {text} This rule applies to case {n} of the Code.")
+    (folder / "code-of-testland.txt").write_text("The Civil Code of Testland\n\n" + "\n".join(articles) + "\n")
+    with ingested_index(store, run_ingest, "test-auto-rerank", [folder], embedder="minilm",
+                        public_if_no_acl=True) as found:
+        yield found
+
+
+def ask(service, index, query, **kw):
+    return service.search(SearchRequest(query=query, index=index, k=10, expand_xrefs=False, **kw))
+
+
+def test_the_ingest_embeds_the_clauses_of_a_long_document_ahead(settings, embedders, store, long_statute):
+    index, report = long_statute
+    summary = report.summary()
+    assert summary["chunks"] >= 100 and summary["options"]["clauses_embedded"] == summary["chunks"]
+    sources = [h["_source"] for page in store.stream(index, {"match_all": {}}, 500, ["heading_path", "text"])
+               for h in page]
+    cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite")
+    try:
+        key = embedders.get("minilm").cache_key
+        found = cache.get_many(key, [text_key(clause_text(s)) for s in sources])
+    finally:
+        cache.close()
+    assert len(found) == len({clause_text(s) for s in sources})  # what the rescorer reads is all there
+
+
+def test_inside_one_long_document_the_default_is_the_clause_rescorer_over_the_deeper_list(service, long_statute):
+    index = long_statute[0]
+    question = "Within how long must a landlord protect the deposit?"
+    default = ask(service, index, question)
+    assert default.rerank == "clause"
+    assert default.timings_ms["search_deeper"] > 0 and default.timings_ms["rerank"] > 0
+    explicit = ask(service, index, question, rerank="clause", rerank_weight=0.7, rerank_depth=50)
+    assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in explicit.hits]
+    assert [h.rerank_score for h in default.hits] == pytest.approx([h.rerank_score for h in explicit.hits])
+    off = ask(service, index, question, rerank="off")
+    assert off.rerank is None and "search_deeper" not in off.timings_ms and "rerank" not in off.timings_ms
+
+
+def test_a_question_citing_an_article_keeps_the_fused_order(service, long_statute):
+    index = long_statute[0]
+    cited = ask(service, index, "What does Article 40 say about notice?")
+    assert cited.rerank is None and "search_deeper" not in cited.timings_ms
+    assert cited.hits[0].section == "40"
+
+
+def test_short_documents_keep_the_fused_list_exactly(service, sample_index):
+    index = sample_index[0]
+    for question in ("termination for breach and the notice required", "Who owns the confidential information?",
+                     "Quali clausole sono state approvate specificamente per iscritto?"):
+        default, off = ask(service, index, question), ask(service, index, question, rerank="off")
+        assert default.rerank is None and "rerank" not in default.timings_ms
+        assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in off.hits]
+        assert [h.score for h in default.hits] == pytest.approx([h.score for h in off.hits])

@@ -1,0 +1,82 @@
+"""`rerank: auto`, the default second stage: when a fused list is searched again deeper, when the
+clause rescorer runs over it, what a response reports, and the resized body (pure logic)."""
+
+from __future__ import annotations
+
+from legalsearch.query.bodies import resized
+from legalsearch.query.models import AUTO_RERANK, AUTO_RERANK_WEIGHT, SearchRequest
+from legalsearch.query.plan import candidate_size
+from legalsearch.query.service import auto_rerank, deepens, ran_reranker
+
+REQ = SearchRequest(query="q", k=10)  # depth 50: the deeper list holds 100
+
+
+def fused(n, docs=("a",)):
+    return [({"chunk_id": f"c{i}", "doc_id": docs[i % len(docs)]}, 1.0 - i / 1000) for i in range(n)]
+
+
+def test_auto_is_the_default_and_fetches_no_more_than_off():
+    assert REQ.rerank.method == "auto"
+    off = REQ.replace(rerank="off")
+    assert candidate_size(REQ, 0.5) == candidate_size(off, 0.5) == 20
+    assert candidate_size(REQ.replace(rerank="clause"), 0.5) == 100  # an explicit reranker still fetches its list
+
+
+def test_only_a_full_list_of_one_document_is_searched_again():
+    assert deepens(REQ, fused(20), 20, cites=False)
+    assert not deepens(REQ, fused(20, docs=("a", "b")), 20, cites=False)  # several documents
+    assert not deepens(REQ, fused(12), 20, cites=False)  # the whole document is in the list already
+    assert not deepens(REQ, fused(20), 20, cites=True)   # a cited section: the identifier list decides
+    assert not deepens(REQ, [], 0, cites=False)
+    assert not deepens(REQ.replace(rerank="off"), fused(20), 20, cites=False)
+    assert not deepens(REQ.replace(rerank="clause"), fused(100), 100, cites=False)  # explicit: fetched already
+    assert not deepens(REQ, fused(100), 100, cites=False)  # k asked for the depth's list already
+
+
+def test_the_clause_rescorer_runs_on_a_long_document_only():
+    one_long = [s for s, _ in fused(100)]
+    assert auto_rerank(REQ, one_long, cites=False) == (AUTO_RERANK, AUTO_RERANK_WEIGHT) == ("clause", 0.7)
+    assert auto_rerank(REQ, one_long[:99], cites=False)[0] == "off"  # shorter than twice the depth
+    assert auto_rerank(REQ, [s for s, _ in fused(100, docs=("a", "b"))], cites=False)[0] == "off"
+    assert auto_rerank(REQ, one_long, cites=True)[0] == "off"
+    # a method asked for runs as asked, with its own weight
+    assert auto_rerank(REQ.replace(rerank="e5", rerank_weight=0.4), [], cites=False) == ("e5", 0.4)
+    assert auto_rerank(REQ.replace(rerank="off"), one_long, cites=False)[0] == "off"
+
+
+def test_a_response_names_the_reranker_that_ran():
+    assert ran_reranker(REQ, {"c1": 0.3}) == "clause"
+    assert ran_reranker(REQ, {}) is None
+    assert ran_reranker(REQ.replace(rerank="off"), {}) is None
+    assert ran_reranker(REQ.replace(rerank="e5"), {}) == "e5"
+
+
+def test_resized_raises_every_knn_k_and_leaves_the_body_alone():
+    body = {"size": 20, "_source": {"excludes": ["vector"]}, "query": {"hybrid": {"queries": [
+        {"bool": {"must": [{"match": {"text": "q"}}]}},
+        {"knn": {"vector": {"vector": [0.1], "k": 20, "method_parameters": {"ef_search": 100}}}},
+        {"bool": {"should": [{"neural": {"vector": {"query_text": "q", "model_id": "m", "k": 30}}}]}}]}}}
+    deeper = resized(body, 100)
+    assert deeper["size"] == 100
+    queries = deeper["query"]["hybrid"]["queries"]
+    assert queries[1]["knn"]["vector"]["k"] == 100 and queries[2]["bool"]["should"][0]["neural"]["vector"]["k"] == 100
+    assert queries[1]["knn"]["vector"]["method_parameters"] == {"ef_search": 100}
+    assert body["size"] == 20 and body["query"]["hybrid"]["queries"][1]["knn"]["vector"]["k"] == 20
+    assert resized({"size": 5, "query": {"knn": {"vector": {"vector": [0.1], "k": 500}}}}, 100)["query"]["knn"][
+        "vector"]["k"] == 500  # never lowered
+
+
+def test_the_ingest_embeds_ahead_the_clauses_of_long_documents_only():
+    from types import SimpleNamespace
+
+    from legalsearch.index.records import clause_text
+    from legalsearch.ingest.run import clause_texts
+
+    def doc(n):
+        return SimpleNamespace(chunks=[SimpleNamespace(heading_path=("Book I", f"Article {i}"), text=f"text {i}")
+                                       for i in range(n)])
+
+    texts = clause_texts([doc(3), doc(100)], 100)
+    assert len(texts) == 100 and texts[0] == "Book I > Article 0\ntext 0"
+    assert texts[0] == clause_text({"heading_path": ["Book I", "Article 0"], "text": "text 0", "summary": "not this"})
+    assert clause_texts([doc(100)], 0) == [] and clause_texts([doc(99)], 100) == []
