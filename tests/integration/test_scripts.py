@@ -73,7 +73,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 18, SCRIPTS
+    assert len(SCRIPTS) == 20, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -137,6 +137,15 @@ def node_env(settings, opensearch_url):
     if not settings.opensearch_verify_certs:
         env["LEGALSEARCH_OPENSEARCH_VERIFY_CERTS"] = "false"
     return env
+
+
+def test_auto_rerank_cost_and_window_share(nda_index, small_gold, node_env):
+    # three short NDAs: no fused list fills 100 candidates, so the second stage never runs
+    out = run("auto_rerank_cost.py", "--index", nda_index, "--gold", str(small_gold), env=node_env)
+    assert re.search(r"3 questions of .*: searched deeper \d+, reordered by the clause rescorer 0", out), out
+    assert "| auto, empty cache |" in out and "| auto, filled cache |" in out
+    out = run("window_share.py", nda_index, env=node_env)
+    assert re.search(rf"^\| {nda_index} \| \d+ \| [\d.]+ % \| \d+ \| 0\.\d\d \|$", out, re.M), out
 
 
 def test_load(nda_index, small_gold, node_env):
