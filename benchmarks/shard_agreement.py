@@ -1,0 +1,239 @@
+"""Shards that agree at scale (issue 27, deliverable 4): the top 10 of one shard against three
+shards spread over a local 3-node cluster, for the same rows, at 10k, 16,349 and 100k chunks.
+A benchmark that prints figures and writes them under --out, not a test.
+
+    python benchmarks/shard_agreement.py --data ../shared/data/legalbench-rag \
+        --base-index eval-referenced-a5b81e27-f354370cc4ce --out out/shard-agreement \
+        --sizes 10000,16349,100000 --queries 120
+
+The rows are benchmarks/scale.py's (its `Base`, `actions` and `grow`: the real LegalBench chunks
+read from the evaluation index, copied under new ids with their own metadata, vectors = the
+real embedding + noise). Both indices get exactly the same rows (the same generator), one with
+`number_of_shards: 1` and one with 3 (no replicas: agreement is about how documents fall into
+shards). The 3-shard index's shards are on the three nodes of the cluster (--cluster-urls, or a
+cluster this script starts on ports 9271-9273 / 9371-9373 with 512 MiB heap per node and stops
+at the end unless --keep-cluster).
+
+Every question runs in every mode through the product's SearchService, as scale.py sends them
+(filters on: as_of and groups; routing and expansion off, k = 10), on both indices.
+
+**Agreement is tie-aware.** From 16,349 rows on, the texts repeat (row r is copy r // 16,349 of
+base chunk r % 16,349): copies of one text with the same document length tie exactly in BM25
+inside a shard, and their order among ties (and so which copy's `_id` makes the top 10) depends
+on the shard. So two top-10 lists are compared by their texts (a fingerprint of the chunk text),
+not by `_id`:
+
+- identical texts: the share of questions whose top-10 text multisets are identical;
+- same order up to ties: the share whose lists of texts are identical once each list is ordered
+  by (score rounded to 4 significant digits, text) - ties broken the same way on both sides;
+- overlap@10 by text: mean |A & B| / 10 over the text multisets;
+- same top-1 text;
+- rank-1 score difference: mean and max |s1 - s3| / s1 of the rank-1 scores (for BM25 this is
+  the local-statistics effect itself; k-NN scores do not depend on the shard);
+- and, for contrast, overlap@10 by `_id` (what an earlier attempt measured: wrong with copies).
+
+Sizes up to 16,349 hold no copies (10k: the first 10,000 base chunks by chunk id, a real corpus
+subset; 16,349: the whole corpus once); at 100k every text is there 6 or 7 times, so every
+term's document frequency is (close to) a multiple of the copy count: see docs/results.md for
+what that means for the conclusion.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import scale  # noqa: E402  (the sibling benchmark: the same rows, metadata and queries)
+from legalsearch.scripts import (  # noqa: E402
+    Embedders,
+    SearchRequest,
+    SearchService,
+    Settings,
+    Store,
+    cluster,
+    load_benchmark,
+    schema,
+)
+
+REPO = Path(__file__).resolve().parent.parent
+MODES = {
+    "bm25": {"mode": "bm25"},
+    "knn": {"mode": "knn"},
+    "hybrid rrf": {"mode": "hybrid", "fusion": "rrf"},
+    "hybrid norm. (default)": {"mode": "hybrid", "fusion": "normalization"},
+}
+
+
+# ----------------------------------------------------------------------------- agreement (pure)
+
+
+def fingerprint(text: str) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:16]
+
+
+def _round(score: float | None, digits: int = 4) -> float:
+    return float(f"{score:.{digits}g}") if score is not None else 0.0
+
+
+def canonical(hits: list[dict]) -> list[str]:
+    """The texts of a top-k list with ties broken by text: ordered by (rounded score desc, text)."""
+    return [h["fp"] for h in sorted(hits, key=lambda h: (-_round(h["score"]), h["fp"]))]
+
+
+def agreement(pairs: list[tuple[list[dict], list[dict]]], k: int = 10) -> dict:
+    """Tie-aware agreement of (one shard, three shards) top-k lists; each hit {"id", "fp", "score"}."""
+    n = len(pairs)
+    same_set = same_order = first = 0
+    text_overlap = id_overlap = 0.0
+    diffs: list[float] = []
+    for a, b in pairs:
+        ca, cb = Counter(h["fp"] for h in a), Counter(h["fp"] for h in b)
+        same_set += ca == cb
+        same_order += canonical(a) == canonical(b)
+        text_overlap += sum((ca & cb).values()) / max(len(a), len(b), 1)
+        id_overlap += len({h["id"] for h in a} & {h["id"] for h in b}) / max(len(a), len(b), 1)
+        first += bool(a and b and a[0]["fp"] == b[0]["fp"]) or (not a and not b)
+        if a and b and a[0]["score"]:
+            diffs.append(abs(a[0]["score"] - b[0]["score"]) / abs(a[0]["score"]))
+    return {
+        "questions": n, "identical_texts": same_set / n, "same_order_up_to_ties": same_order / n,
+        "overlap_by_text": text_overlap / n, "same_top1_text": first / n, "overlap_by_id": id_overlap / n,
+        "rank1_score_rel_diff_mean": sum(diffs) / len(diffs) if diffs else None,
+        "rank1_score_rel_diff_max": max(diffs) if diffs else None,
+    }
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def create(store: Store, name: str, shards: int, embedder, base: scale.Base) -> str:
+    concrete = schema.concrete_name(name, "chunks")
+    if not store.index_exists(concrete):
+        body = scale.index_body(name, "float", embedder, base=base)
+        body["settings"]["index"].update(schema.shard_settings(shards, 0))
+        store.create_index(concrete, body)
+    return concrete
+
+
+def run_questions(service: SearchService, names: dict[int, str], texts: list[str], k: int = 10) -> dict:
+    """mode -> one (1-shard hits, 3-shard hits) pair per question; the sides and modes in a
+    shuffled order per question."""
+    common = {"k": k, "routing": "off", "expand_xrefs": False, "as_of": scale.AS_OF, "groups": (scale.GROUP,)}
+    rng = random.Random(27)
+    out: dict = {m: [] for m in MODES}
+    for text in texts:
+        jobs = [(m, s) for m in MODES for s in names]
+        rng.shuffle(jobs)
+        got: dict = {}
+        for mode, shards in jobs:
+            r = service.search(SearchRequest(query=text, index=names[shards], **common, **MODES[mode]), write_log=False)
+            got[(mode, shards)] = [{"id": h.chunk_id, "fp": fingerprint(h.text), "score": h.score} for h in r.hits]
+        for mode in MODES:
+            out[mode].append([got[(mode, s)] for s in sorted(names)])
+    return out
+
+
+def table(size: int, rows: dict) -> str:
+    lines = [f"| mode ({size:,} chunks) | questions | identical top-10 texts | same order up to ties | "
+             "overlap@10 by text | same top-1 text | rank-1 score diff. mean / max | overlap@10 by _id (not tie-aware) |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for mode, r in rows.items():
+        diff = (f"{r['rank1_score_rel_diff_mean']:.2%} / {r['rank1_score_rel_diff_max']:.2%}"
+                if r["rank1_score_rel_diff_mean"] is not None else "-")
+        lines.append(f"| {mode} | {r['questions']} | {r['identical_texts']:.1%} | {r['same_order_up_to_ties']:.1%} | "
+                     f"{r['overlap_by_text']:.3f} | {r['same_top1_text']:.1%} | {diff} | {r['overlap_by_id']:.3f} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--data", type=Path, required=True, help="LegalBench-RAG directory")
+    parser.add_argument("--base-index", required=True, help="the evaluation index the real chunks are read from")
+    parser.add_argument("--out", type=Path, default=REPO / "out" / "shard-agreement")
+    parser.add_argument("--sizes", default="10000,16349,100000")
+    parser.add_argument("--queries", type=int, default=120, help="LegalBench questions (a quarter per subset)")
+    parser.add_argument("--noise", type=float, default=0.25, help="as scale.py")
+    parser.add_argument("--index", default="sh27-agree", help="prefix of the two indices (-s1, -s3)")
+    parser.add_argument("--cluster-urls", help="a running cluster of 3 nodes; default: start one (ports 9271-9273)")
+    parser.add_argument("--cluster-root", type=Path, help="where the started cluster lives (default NODE_HOME/sh27-cluster)")
+    parser.add_argument("--keep-cluster", action="store_true", help="leave the started cluster running")
+    parser.add_argument("--hours", type=float, default=2.0, help="stop growing after this long (resumable)")
+    args = parser.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    args.out.mkdir(parents=True, exist_ok=True)
+    deadline = time.time() + args.hours * 3600
+
+    settings = Settings().model_copy(update={"log_searches": False})
+    embedders = Embedders(settings)
+    source = SearchService(settings, Store(settings), embedders)  # the node the evaluation index is on
+    spec = None
+    if args.cluster_urls:
+        urls = args.cluster_urls.split(",")
+    else:
+        spec = cluster.ClusterSpec(root=args.cluster_root or settings.node_home / "sh27-cluster", nodes=3, name="sh27",
+                                   http_port=9271, transport_port=9371, heap="512m")
+        urls = cluster.start(settings, spec, timeout=900).urls
+    try:
+        store = Store(settings, url=",".join(urls))
+        service = SearchService(settings, store, embedders)
+        print(f"cluster: {len(store.nodes())} nodes at {', '.join(urls)}")
+        scale_args = argparse.Namespace(config=REPO / "evaluation" / "configs" / "default.json", base_index=args.base_index, base_like=None, data=args.data)
+        _, base = scale.load_base(scale_args, source)
+        embedder = embedders.for_index(source.index_meta(args.base_index))
+        if not hasattr(embedder.embed_query, "cache_info"):  # each question embedded once, for both sides
+            import functools
+            embedder.embed_query = functools.lru_cache(maxsize=None)(embedder.embed_query)
+        queries = load_benchmark(args.data, limit_per_subset=max(1, args.queries // 4))
+        texts = [q.query for q in queries][: args.queries]
+        names = {s: f"{args.index}-s{s}" for s in (1, 3)}
+        concretes = {s: create(store, n, s, embedder, base) for s, n in names.items()}
+        state_file = args.out / "state.json"
+        state = json.loads(state_file.read_text()) if state_file.exists() else {"results": {}}
+        for size in sizes:
+            grown = {}
+            for s, name in names.items():
+                added, seconds = scale.grow(store, base, name, size, args.noise, deadline)
+                grown[s] = {"added": added, "seconds": seconds}
+                store.refresh(concretes[s])
+            counts = {s: store.count(c) for s, c in concretes.items()}
+            if any(c < size for c in counts.values()):
+                print(f"stopped at {counts}: --hours reached; run again to continue")
+                break
+            store.wait_for_index(",".join(concretes.values()), "green", 300)
+            layout = {s: sorted({x["node"] for x in store.shards(c) if x["state"] == "STARTED"})
+                      for s, c in concretes.items()}
+            t0 = time.perf_counter()
+            pairs = run_questions(service, names, texts)
+            query_s = time.perf_counter() - t0
+            rows = {m: agreement([tuple(p) for p in v]) for m, v in pairs.items()}
+            copies = size / base.n
+            result = {"size": size, "copies": copies, "counts": counts, "layout": layout, "grown": grown,
+                      "query_seconds": query_s, "load_average": os.getloadavg(), "agreement": rows,
+                      "base": base.fingerprint, "queries": len(texts)}
+            state["results"][str(size)] = result
+            (args.out / f"pairs-{size}.json").write_text(json.dumps(pairs))
+            state_file.write_text(json.dumps(state, indent=2) + "\n")
+            md = table(size, rows)
+            print(f"\n### {size:,} chunks ({copies:.2f} copies of the {base.n:,} base chunks; 1 shard on "
+                  f"{layout[1]}, 3 shards on {layout[3]}; indexing {grown}; questions {query_s:.0f} s; "
+                  f"load average {os.getloadavg()[0]:.1f})\n{md}", flush=True)
+        report = "\n\n".join(table(int(k), v["agreement"]) for k, v in sorted(state["results"].items(),
+                                                                           key=lambda kv: int(kv[0])))
+        (args.out / "agreement.md").write_text(report + "\n")
+    finally:
+        if spec is not None and not args.keep_cluster:
+            print(f"stopped {cluster.stop(spec.root)} cluster node(s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
