@@ -4,7 +4,8 @@ A benchmark that prints figures and writes them under --out, not a test.
 
     python benchmarks/shard_agreement.py --data ../shared/data/legalbench-rag \
         --base-index eval-referenced-a5b81e27-f354370cc4ce --out out/shard-agreement \
-        --sizes 10000,16349,100000 --queries 120
+        --sizes 10000,16349,100000 --queries 100 --keep-cluster
+    python benchmarks/shard_agreement.py ... --sizes 100000 --variants 3,3g   # adds the grouped index
 
 The rows are benchmarks/scale.py's (its `Base`, `actions` and `grow`: the real LegalBench chunks
 read from the evaluation index, copied under new ids with their own metadata, vectors = the
@@ -32,6 +33,12 @@ not by `_id`:
   the local-statistics effect itself; k-NN scores do not depend on the shard);
 - and, for contrast, overlap@10 by `_id` (what an earlier attempt measured: wrong with copies).
 
+--variants 3g adds a third index, 3 shards with every copy of a base document routed with the
+base document (`_routing` "doc" for "doc~c"): each shard then holds all copies of a third of the
+documents, as distinct documents fall into shards, instead of a third of every document's
+copies (the product's routing by doc_id spreads the copies of one text over the shards, which
+makes the shards' term statistics alike by construction). The two bracket a real corpus.
+
 Sizes up to 16,349 hold no copies (10k: the first 10,000 base chunks by chunk id, a real corpus
 subset; 16,349: the whole corpus once); at 100k every text is there 6 or 7 times, so every
 term's document frequency is (close to) a multiple of the copy count: see docs/results.md for
@@ -41,6 +48,8 @@ what that means for the conclusion.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -115,6 +124,32 @@ def agreement(pairs: list[tuple[list[dict], list[dict]]], k: int = 10) -> dict:
 # ----------------------------------------------------------------------------- the run
 
 
+VARIANTS = {
+    "1": (1, "copy"),        # the reference: one shard
+    "3": (3, "copy"),        # three shards, the product's routing (by doc_id: each copy its own document)
+    "3g": (3, "document"),   # three shards, every copy of a base document routed with it (see --variants)
+}
+
+
+@contextlib.contextmanager
+def grouped_routing():
+    """scale.grow with every copy of a base document routed by the base document's id ("doc~3"
+    -> "doc"): each shard then holds every copy of a third of the 72 documents, as a corpus of
+    distinct documents falls into shards, instead of a third of every document's copies."""
+    original = scale.actions
+
+    def actions(*args, **kwargs):
+        for action in original(*args, **kwargs):
+            action["_routing"] = action["_routing"].rsplit("~", 1)[0]
+            yield action
+
+    scale.actions = actions
+    try:
+        yield
+    finally:
+        scale.actions = original
+
+
 def create(store: Store, name: str, shards: int, embedder, base: scale.Base) -> str:
     concrete = schema.concrete_name(name, "chunks")
     if not store.index_exists(concrete):
@@ -124,9 +159,9 @@ def create(store: Store, name: str, shards: int, embedder, base: scale.Base) -> 
     return concrete
 
 
-def run_questions(service: SearchService, names: dict[int, str], texts: list[str], k: int = 10) -> dict:
-    """mode -> one (1-shard hits, 3-shard hits) pair per question; the sides and modes in a
-    shuffled order per question."""
+def run_questions(service: SearchService, names: dict[str, str], texts: list[str], k: int = 10) -> dict:
+    """mode -> per question, the hits of every index (in the order of `names`); the indices and
+    modes in a shuffled order per question."""
     common = {"k": k, "routing": "off", "expand_xrefs": False, "as_of": scale.AS_OF, "groups": (scale.GROUP,)}
     rng = random.Random(27)
     out: dict = {m: [] for m in MODES}
@@ -138,7 +173,7 @@ def run_questions(service: SearchService, names: dict[int, str], texts: list[str
             r = service.search(SearchRequest(query=text, index=names[shards], **common, **MODES[mode]), write_log=False)
             got[(mode, shards)] = [{"id": h.chunk_id, "fp": fingerprint(h.text), "score": h.score} for h in r.hits]
         for mode in MODES:
-            out[mode].append([got[(mode, s)] for s in sorted(names)])
+            out[mode].append([got[(mode, s)] for s in names])
     return out
 
 
@@ -166,6 +201,9 @@ def main() -> int:
     parser.add_argument("--cluster-urls", help="a running cluster of 3 nodes; default: start one (ports 9271-9273)")
     parser.add_argument("--cluster-root", type=Path, help="where the started cluster lives (default NODE_HOME/sh27-cluster)")
     parser.add_argument("--keep-cluster", action="store_true", help="leave the started cluster running")
+    parser.add_argument("--variants", default="3",
+                        help="indices compared with the 1-shard one: 3 (three shards, the product's routing by "
+                             "doc_id) and/or 3g (three shards, every copy of a base document on its shard)")
     parser.add_argument("--hours", type=float, default=2.0, help="stop growing after this long (resumable)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -190,44 +228,49 @@ def main() -> int:
         _, base = scale.load_base(scale_args, source)
         embedder = embedders.for_index(source.index_meta(args.base_index))
         if not hasattr(embedder.embed_query, "cache_info"):  # each question embedded once, for both sides
-            import functools
             embedder.embed_query = functools.lru_cache(maxsize=None)(embedder.embed_query)
         queries = load_benchmark(args.data, limit_per_subset=max(1, args.queries // 4))
         texts = [q.query for q in queries][: args.queries]
-        names = {s: f"{args.index}-s{s}" for s in (1, 3)}
-        concretes = {s: create(store, n, s, embedder, base) for s, n in names.items()}
+        variants = ["1", *[v for v in args.variants.split(",") if v != "1"]]
+        names = {v: f"{args.index}-s{v}" for v in variants}
+        concretes = {v: create(store, n, VARIANTS[v][0], embedder, base) for v, n in names.items()}
         state_file = args.out / "state.json"
         state = json.loads(state_file.read_text()) if state_file.exists() else {"results": {}}
         for size in sizes:
             grown = {}
-            for s, name in names.items():
-                added, seconds = scale.grow(store, base, name, size, args.noise, deadline)
-                grown[s] = {"added": added, "seconds": seconds}
-                store.refresh(concretes[s])
-            counts = {s: store.count(c) for s, c in concretes.items()}
+            for v, name in names.items():
+                with grouped_routing() if VARIANTS[v][1] == "document" else contextlib.nullcontext():
+                    added, seconds = scale.grow(store, base, name, size, args.noise, deadline)
+                grown[v] = {"added": added, "seconds": round(seconds, 1)}
+                store.refresh(concretes[v])
+            counts = {v: store.count(c) for v, c in concretes.items()}
             if any(c < size for c in counts.values()):
                 print(f"stopped at {counts}: --hours reached; run again to continue")
                 break
             store.wait_for_index(",".join(concretes.values()), "green", 300)
-            layout = {s: sorted({x["node"] for x in store.shards(c) if x["state"] == "STARTED"})
-                      for s, c in concretes.items()}
+            layout = {v: {x["node"]: int(x["docs"]) for x in store.shards(c) if x["state"] == "STARTED"}
+                      for v, c in concretes.items()}
             t0 = time.perf_counter()
-            pairs = run_questions(service, names, texts)
+            lists = run_questions(service, names, texts)
             query_s = time.perf_counter() - t0
-            rows = {m: agreement([tuple(p) for p in v]) for m, v in pairs.items()}
             copies = size / base.n
-            result = {"size": size, "copies": copies, "counts": counts, "layout": layout, "grown": grown,
-                      "query_seconds": query_s, "load_average": os.getloadavg(), "agreement": rows,
-                      "base": base.fingerprint, "queries": len(texts)}
-            state["results"][str(size)] = result
-            (args.out / f"pairs-{size}.json").write_text(json.dumps(pairs))
+            for i, v in enumerate(variants[1:], start=1):
+                rows = {m: agreement([(q[0], q[i]) for q in per_q]) for m, per_q in lists.items()}
+                key = str(size) if v == "3" else f"{size}/{v}"
+                state["results"][key] = {
+                    "size": size, "variant": v, "routing": VARIANTS[v][1], "copies": copies, "counts": counts,
+                    "layout": layout, "grown": grown, "query_seconds": query_s, "load_average": os.getloadavg(),
+                    "agreement": rows, "base": base.fingerprint, "queries": len(texts)}
+                print(f"\n### {size:,} chunks, 1 shard vs {VARIANTS[v][0]} shards, routing by {VARIANTS[v][1]} "
+                      f"({copies:.2f} copies of the {base.n:,} base chunks; docs per node: {layout}; indexing "
+                      f"{grown}; questions {query_s:.0f} s; load average {os.getloadavg()[0]:.1f})\n"
+                      f"{table(size, rows)}", flush=True)
+            (args.out / f"lists-{size}-{'-'.join(variants)}.json").write_text(json.dumps({"names": names, "lists": lists}))
             state_file.write_text(json.dumps(state, indent=2) + "\n")
-            md = table(size, rows)
-            print(f"\n### {size:,} chunks ({copies:.2f} copies of the {base.n:,} base chunks; 1 shard on "
-                  f"{layout[1]}, 3 shards on {layout[3]}; indexing {grown}; questions {query_s:.0f} s; "
-                  f"load average {os.getloadavg()[0]:.1f})\n{md}", flush=True)
-        report = "\n\n".join(table(int(k), v["agreement"]) for k, v in sorted(state["results"].items(),
-                                                                           key=lambda kv: int(kv[0])))
+        ordered = sorted(state["results"].items(), key=lambda kv: (kv[1]["size"], kv[1].get("variant", "3")))
+        report = "\n\n".join(f"1 shard vs {VARIANTS[v.get('variant', '3')][0]} shards, routing by "
+                               f"{VARIANTS[v.get('variant', '3')][1]}, {v['copies']:.2f} copies\n\n"
+                               f"{table(v['size'], v['agreement'])}" for _, v in ordered)
         (args.out / "agreement.md").write_text(report + "\n")
     finally:
         if spec is not None and not args.keep_cluster:
