@@ -80,6 +80,20 @@ MODES = {
     "hybrid rrf": {"mode": "hybrid", "fusion": "rrf"},
     "hybrid norm. (default)": {"mode": "hybrid", "fusion": "normalization"},
 }
+RAW_BM25 = "bm25 list alone, per-shard statistics"
+MODES[RAW_BM25] = {"mode": "bm25"}
+"""The BM25 sub-query of the product's BM25 plan (its first list, with the filters) sent alone with
+query_then_fetch, as a hybrid query scores it: raw BM25 scores from each shard's own term
+statistics, the effect the issue asks about, without the fusion on top."""
+
+
+def raw_bm25(service: SearchService, req: SearchRequest) -> list[dict]:
+    query = service.plan(req).body["query"]
+    query = query["hybrid"]["queries"][0] if "hybrid" in query else query
+    body = {"size": req.k, "_source": ["text"], "query": query}
+    r = service.store.client.search(index=req.index, body=body, params={
+        "search_type": "query_then_fetch", "allow_partial_search_results": "false"})
+    return [{"id": h["_id"], "fp": fingerprint(h["_source"]["text"]), "score": h["_score"]} for h in r["hits"]["hits"]]
 
 
 # ----------------------------------------------------------------------------- agreement (pure)
@@ -170,11 +184,49 @@ def run_questions(service: SearchService, names: dict[str, str], texts: list[str
         rng.shuffle(jobs)
         got: dict = {}
         for mode, shards in jobs:
-            r = service.search(SearchRequest(query=text, index=names[shards], **common, **MODES[mode]), write_log=False)
+            req = SearchRequest(query=text, index=names[shards], **common, **MODES[mode])
+            if mode == RAW_BM25:
+                got[(mode, shards)] = raw_bm25(service, req)
+                continue
+            r = service.search(req, write_log=False)
             got[(mode, shards)] = [{"id": h.chunk_id, "fp": fingerprint(h.text), "score": h.score} for h in r.hits]
         for mode in MODES:
             out[mode].append([got[(mode, s)] for s in names])
     return out
+
+
+def plain_bm25(service: SearchService, index: str, texts: list[str]) -> list[bool]:
+    """Per question: is the product's BM25 mode one plain query (sent with DFS: global term
+    statistics) or a hybrid of the BM25 list and the clause/heading list (a `hybrid` query, which
+    cannot use DFS on 2.19.1: per-shard statistics)? From the product's own plan, no search."""
+    common = {"k": 10, "routing": "off", "expand_xrefs": False, "as_of": scale.AS_OF, "groups": (scale.GROUP,)}
+    return ["hybrid" not in service.plan(SearchRequest(query=t, index=index, mode="bm25", **common)).body["query"]
+            for t in texts]
+
+
+def split_bm25(rows: dict, lists: dict, plain: list[bool], other: int = 1) -> dict:
+    """rows plus the BM25 rows of the plain (DFS) questions and of the fused (no DFS) ones."""
+    out = dict(rows)
+    for label, want in (("bm25: plain query (DFS)", True), ("bm25: + clause list (hybrid, no DFS)", False)):
+        chosen = [(q[0], q[other]) for q, p in zip(lists["bm25"], plain, strict=True) if p == want]
+        if chosen:
+            out[label] = agreement(chosen)
+    return out
+
+
+def reanalyse(service: SearchService, out: Path, texts: list[str], index: str) -> None:
+    """The tables again from the saved lists, with BM25 split by plain / fused questions."""
+    plain = plain_bm25(service, index, texts)
+    print(f"BM25 mode: {sum(plain)} of {len(plain)} questions are one plain query (DFS), "
+          f"{len(plain) - sum(plain)} fuse the clause/heading list (hybrid query, no DFS)")
+    for path in sorted(out.glob("pairs-*.json")) + sorted(out.glob("lists-*.json")):
+        data = json.loads(path.read_text())
+        lists = data["lists"] if "lists" in data else data
+        variants = list(data["names"]) if "names" in data else ["1", "3"]
+        size = int(path.stem.split("-")[1])
+        for i, v in enumerate(variants[1:], start=1):
+            rows = {m: agreement([(q[0], q[i]) for q in per_q]) for m, per_q in lists.items()}
+            print(f"\n### {path.name}: {size:,} chunks, 1 shard vs {v}\n{table(size, split_bm25(rows, lists, plain, i))}")
 
 
 def table(size: int, rows: dict) -> str:
@@ -204,6 +256,8 @@ def main() -> int:
     parser.add_argument("--variants", default="3",
                         help="indices compared with the 1-shard one: 3 (three shards, the product's routing by "
                              "doc_id) and/or 3g (three shards, every copy of a base document on its shard)")
+    parser.add_argument("--reanalyse", action="store_true",
+                        help="print the tables again from the lists saved under --out (BM25 split plain / fused)")
     parser.add_argument("--hours", type=float, default=2.0, help="stop growing after this long (resumable)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -231,6 +285,9 @@ def main() -> int:
             embedder.embed_query = functools.lru_cache(maxsize=None)(embedder.embed_query)
         queries = load_benchmark(args.data, limit_per_subset=max(1, args.queries // 4))
         texts = [q.query for q in queries][: args.queries]
+        if args.reanalyse:
+            reanalyse(service, args.out, texts, f"{args.index}-s1")
+            return 0
         variants = ["1", *[v for v in args.variants.split(",") if v != "1"]]
         names = {v: f"{args.index}-s{v}" for v in variants}
         concretes = {v: create(store, n, VARIANTS[v][0], embedder, base) for v, n in names.items()}
@@ -254,13 +311,16 @@ def main() -> int:
             lists = run_questions(service, names, texts)
             query_s = time.perf_counter() - t0
             copies = size / base.n
+            plain = plain_bm25(service, names["1"], texts)
             for i, v in enumerate(variants[1:], start=1):
-                rows = {m: agreement([(q[0], q[i]) for q in per_q]) for m, per_q in lists.items()}
+                rows = split_bm25({m: agreement([(q[0], q[i]) for q in per_q]) for m, per_q in lists.items()},
+                                  lists, plain, i)
                 key = str(size) if v == "3" else f"{size}/{v}"
                 state["results"][key] = {
                     "size": size, "variant": v, "routing": VARIANTS[v][1], "copies": copies, "counts": counts,
                     "layout": layout, "grown": grown, "query_seconds": query_s, "load_average": os.getloadavg(),
-                    "agreement": rows, "base": base.fingerprint, "queries": len(texts)}
+                    "agreement": rows, "base": base.fingerprint, "queries": len(texts),
+                    "plain_bm25_questions": sum(plain)}
                 print(f"\n### {size:,} chunks, 1 shard vs {VARIANTS[v][0]} shards, routing by {VARIANTS[v][1]} "
                       f"({copies:.2f} copies of the {base.n:,} base chunks; docs per node: {layout}; indexing "
                       f"{grown}; questions {query_s:.0f} s; load average {os.getloadavg()[0]:.1f})\n"
