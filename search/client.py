@@ -300,7 +300,8 @@ class LegalSearch:
         """Create an index (idempotent, race-safe); returns the `_meta` recording how it is built.
 
         Args:
-            shards: primary shards (default 1: a hybrid query's BM25 scores are per shard).
+            shards: primary shards (default 1 at every corpus size: a hybrid query's BM25 scores are per
+                shard, and three shards changed the default top 10 at 10k-300k chunks; docs/cluster.md).
             replicas: copies of each shard (default: 0 on one node, 1 on a cluster).
         """
         return indices.create(self.store, self._index(name), self.embedders.get(embedder), shards=shards,

@@ -48,6 +48,7 @@ _EXPORTS = {
     "walls": "legalsearch.index.walls",
     "admin": "legalsearch.security.admin",
     "secrets": "legalsearch.security.secrets",
+    "cluster": "legalsearch.node.cluster",
     "load_document": "legalsearch.load:load_document",
     "build_document": "legalsearch.load:build_document",
     "read_sidecar": "legalsearch.load.metadata:read_sidecar",

@@ -40,7 +40,7 @@ class IngestOptions(BaseModel):
     batch_chunks: int | None = Field(None, gt=0, description="chunks per embedding call (default: the device's, "
                                      "256 on the CPU, 1,024 on CUDA; an endpoint's batch x concurrency)")
     # Only when the run creates the index (not part of the settings key: they do not change chunks).
-    shards: int | None = Field(None, ge=1, le=64, description="primary shards (default 1)")
+    shards: int | None = Field(None, ge=1, le=64, description="primary shards (default 1 at every corpus size: docs/results.md, 'Shards that agree at scale')")
     replicas: int | None = Field(None, ge=0, le=8, description="replicas (default: 0 on one node, 1 on a cluster)")
 
     @field_validator("summarizer")
