@@ -437,7 +437,9 @@ class SearchResponse(BaseModel):
     timings_ms: dict[str, float] = {}
     mode: str = "hybrid"
     pipeline: str | None = None
-    rerank: str | None = None
+    rerank: str | None = Field(None, description="the second stage of this search: the reranker asked for, or under "
+                               "`rerank: auto` 'clause' when it reordered the list of one long document; None when "
+                               "none ran")
     warnings: list[str] = Field([], description="what the search had to change, e.g. a question too long for BM25")
 
 
