@@ -168,15 +168,15 @@ def resized(body: dict, size: int) -> dict:
     copy["size"] = size
 
     def walk(node):
-        if isinstance(node, dict):
-            for kind in ("knn", "neural"):
-                for spec in (node.get(kind) or {}).values() if isinstance(node.get(kind), dict) else ():
-                    if isinstance(spec, dict) and "k" in spec:
-                        spec["k"] = max(int(spec["k"]), size)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
+        if isinstance(node, list):
             for value in node:
+                walk(value)
+        elif isinstance(node, dict):
+            for kind, value in node.items():
+                if kind in ("knn", "neural") and isinstance(value, dict):  # {field: {"k": ..., ...}}
+                    for spec in value.values():
+                        if isinstance(spec, dict) and "k" in spec:
+                            spec["k"] = max(int(spec["k"]), size)
                 walk(value)
 
     walk(copy.get("query"))

@@ -753,7 +753,11 @@ def deepens(req: SearchRequest, fused: list[tuple[dict, float]], size: int, cite
     every hit is of one document. Any other list is final as it is, at no extra cost."""
     shorter = size < 2 * req.rerank.depth
     return (req.rerank.method == "auto" and not cites and shorter and len(fused) >= size > 0
-            and len({source["doc_id"] for source, _ in fused}) == 1)
+            and _one_document([source for source, _ in fused]))
+
+
+def _one_document(sources: list[dict]) -> bool:
+    return len({source["doc_id"] for source in sources}) == 1
 
 
 def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[str, float]:
@@ -768,7 +772,7 @@ def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[s
     if req.rerank.method != "auto":
         return req.rerank.method, req.rerank.weight
     full = len(sources) >= 2 * req.rerank.depth
-    if cites or not full or len({s["doc_id"] for s in sources}) != 1:
+    if cites or not full or not _one_document(sources):
         return "off", req.rerank.weight
     return AUTO_RERANK, AUTO_RERANK_WEIGHT
 
