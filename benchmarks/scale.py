@@ -530,7 +530,7 @@ def run_knn_methods(args, service, base, qvecs, state, deadline) -> None:
             index = f"{args.index}-{encoder}"
             concrete = schema.concrete_name(index, "chunks")
             if not store.index_exists(concrete):
-                store.create_index(concrete, index_body(index, encoder, embedder))
+                store.create_index(concrete, index_body(index, encoder, embedder, base=base))
             vectors_file = ensure_vectors(args, base, state, size)
             grow(store, base, index, size, args.noise, deadline)
             store.refresh(concrete)

@@ -379,6 +379,12 @@ def naming_df_body(words: list[str], filters: Filters) -> dict:
             "aggs": aggs}
 
 
+def count_body(filters: Filters, limit: int) -> dict:
+    """How many chunks `filters` let through, counted up to `limit` (hits.total.value): no search
+    with these filters can return more."""
+    return {"size": 0, "track_total_hits": limit, "query": {"bool": {"filter": filter_clauses(filters)}}}
+
+
 NAMING_WORD_WEIGHT = 10_000.0
 """Each rare word a document carries adds this to its naming score (`naming_body`), so the score
 counts the question's names a document carries first and ranks by relevance within a count."""

@@ -456,25 +456,43 @@ class SearchService:
     def run(self, plan: SearchPlan, body: dict | None = None) -> list[tuple[dict, float]]:
         """(source, fused score) in ranked order for the plan's body (or `body`, e.g. a resized copy)."""
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
-        result = self.store.search(plan.index, body or plan.body, pipeline=name)
+        return self.ranked(plan, self.store.search(plan.index, body or plan.body, pipeline=name))
+
+    def ranked(self, plan: SearchPlan, result: dict) -> list[tuple[dict, float]]:
+        """(source, fused score) in ranked order from the answer to the plan's body."""
         ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
         if plan.open_places:  # the order of the open places is the fused one, so the current prior comes first
             return apply_open_places(apply_current_prior(ranked, plan.current), plan.routed, plan.prior,
                                      plan.open_places, plan.request.k)
         return apply_current_prior(apply_routing_prior(ranked, plan.routed, plan.prior), plan.current)
 
+    def run_counting(self, plan: SearchPlan, limit: int) -> tuple[list[tuple[dict, float]], int]:
+        """`run`, and in the same round trip how many chunks the plan's filters let through (counted
+        up to `limit`): no list of the plan can hold more."""
+        answers = self.store.msearch([(plan.index, plan.body, plan.pipeline[1] if plan.pipeline else None),
+                                      (plan.index, bodies.count_body(plan.filters, limit), None)])
+        return self.ranked(plan, answers[0]), int(answers[1]["hits"]["total"]["value"])
+
     def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> list[tuple[dict, float]]:
         """The fused list of the plan (`run`), and under `rerank: auto` the same search twice as
         deep when the list lies in one document (`deepens`); the deeper list is kept only when it
-        is full, i.e. the document is long enough for the clause rescorer (`auto_rerank`)."""
+        is full, i.e. the document is long enough for the clause rescorer (`auto_rerank`). Where
+        routing searched one document only, its chunks are counted with the first search, and a
+        document with fewer than the deeper list's size is not searched again (that list could not
+        be full): the same lists, one search fewer."""
         req = plan.request
-        t = time.perf_counter()
-        fused = self.run(plan)
-        timings["search"] = _ms(t)
         cites = any(not r.external for r in plan.refs)
-        if deepens(req, fused, plan.body.get("size", 0), cites):
+        deeper_size = 2 * req.rerank.depth
+        t = time.perf_counter()
+        visible = None
+        if counts_first(req, plan, cites):
+            fused, visible = self.run_counting(plan, deeper_size)
+        else:
+            fused = self.run(plan)
+        timings["search"] = _ms(t)
+        if deepens(req, fused, plan.body.get("size", 0), cites) and (visible is None or visible >= deeper_size):
             t = time.perf_counter()
-            deeper = self.run(plan, bodies.resized(plan.body, 2 * req.rerank.depth))
+            deeper = self.run(plan, bodies.resized(plan.body, deeper_size))
             timings["search_deeper"] = _ms(t)
             if auto_rerank(req, [source for source, _ in deeper], cites)[0] != "off":
                 return deeper  # else the document is short: the first list stands, unchanged
@@ -754,6 +772,14 @@ def deepens(req: SearchRequest, fused: list[tuple[dict, float]], size: int, cite
     shorter = size < 2 * req.rerank.depth
     return (req.rerank.method == "auto" and not cites and shorter and len(fused) >= size > 0
             and _one_document([source for source, _ in fused]))
+
+
+def counts_first(req: SearchRequest, plan: SearchPlan, cites: bool) -> bool:
+    """Whether the first search counts the chunks it may reach (`SearchService.run_counting`):
+    under `rerank: auto`, when routing filtered the search to one document and nothing else
+    decides that `deepens` is out (a cited section, a list already as deep)."""
+    return (req.rerank.method == "auto" and not cites and plan.routing == "filter" and len(plan.routed) == 1
+            and not plan.open_places and plan.body.get("size", 0) < 2 * req.rerank.depth)
 
 
 def _one_document(sources: list[dict]) -> bool:

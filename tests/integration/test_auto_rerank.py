@@ -82,3 +82,27 @@ def test_short_documents_keep_the_fused_list_exactly(service, sample_index):
         assert default.rerank is None and "rerank" not in default.timings_ms
         assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in off.hits]
         assert [h.score for h in default.hits] == pytest.approx([h.score for h in off.hits])
+
+
+def test_a_question_routed_to_one_short_document_is_searched_once(service, sample_index):
+    index = sample_index[0]
+    question = "In the NDA with Initech, how long do the confidentiality obligations last?"
+    plan = service.plan(SearchRequest(query=question, index=index, k=10, expand_xrefs=False))
+    assert plan.routing == "filter" and len(plan.routed) == 1  # routed by its name, to one document
+    counted, visible = service.run_counting(plan, 100)
+    assert 0 < visible < 100  # the NDA's chunks (fewer than the deeper list's size)
+    plain = service.run(plan)  # the same list as the named pipeline gives, with the count beside it
+    assert [s["chunk_id"] for s, _ in counted] == [s["chunk_id"] for s, _ in plain]
+    assert [score for _, score in counted] == pytest.approx([score for _, score in plain])
+    default, off = ask(service, index, question), ask(service, index, question, rerank="off")
+    assert "search_deeper" not in default.timings_ms and default.rerank is None
+    assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in off.hits]
+
+
+def test_a_question_routed_to_one_long_document_still_gets_the_deeper_list(service, long_statute):
+    index = long_statute[0]
+    plan = service.plan(SearchRequest(query="Within how long must a landlord protect the deposit?", index=index, k=10))
+    assert plan.routing == "filter" and len(plan.routed) == 1  # the index's one document
+    assert service.run_counting(plan, 100)[1] == 100  # counted up to the deeper list's size: long enough
+    default = ask(service, index, "Within how long must a landlord protect the deposit?")
+    assert default.rerank == "clause" and default.timings_ms["search_deeper"] > 0

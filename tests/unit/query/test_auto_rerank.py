@@ -3,10 +3,10 @@ clause rescorer runs over it, what a response reports, and the resized body (pur
 
 from __future__ import annotations
 
-from legalsearch.query.bodies import resized
-from legalsearch.query.models import AUTO_RERANK, AUTO_RERANK_WEIGHT, SearchRequest
-from legalsearch.query.plan import candidate_size
-from legalsearch.query.service import auto_rerank, deepens, ran_reranker
+from legalsearch.query.bodies import count_body, filter_clauses, resized
+from legalsearch.query.models import AUTO_RERANK, AUTO_RERANK_WEIGHT, Filters, SearchRequest
+from legalsearch.query.plan import SearchPlan, candidate_size
+from legalsearch.query.service import auto_rerank, counts_first, deepens, ran_reranker
 
 REQ = SearchRequest(query="q", k=10)  # depth 50: the deeper list holds 100
 
@@ -31,6 +31,29 @@ def test_only_a_full_list_of_one_document_is_searched_again():
     assert not deepens(REQ.replace(rerank="off"), fused(20), 20, cites=False)
     assert not deepens(REQ.replace(rerank="clause"), fused(100), 100, cites=False)  # explicit: fetched already
     assert not deepens(REQ, fused(100), 100, cites=False)  # k asked for the depth's list already
+
+
+def plan_of(req=REQ, routing="filter", routed=("a:1",), size=20, open_places=0):
+    return SearchPlan(req, {}, (), Filters(doc_keys=routed), routing, routed, None, {"size": size}, None,
+                      open_places=open_places)
+
+
+def test_a_search_routed_to_one_document_counts_its_chunks_with_the_first_search():
+    assert counts_first(REQ, plan_of(), cites=False)
+    assert not counts_first(REQ, plan_of(routed=("a:1", "b:1")), cites=False)  # several: the list decides
+    assert not counts_first(REQ, plan_of(routing="prior"), cites=False)  # nothing restricted
+    assert not counts_first(REQ, plan_of(routing="off", routed=()), cites=False)
+    assert not counts_first(REQ, plan_of(open_places=2), cites=False)  # open places: every document searched
+    assert not counts_first(REQ, plan_of(), cites=True)
+    assert not counts_first(REQ.replace(rerank="off"), plan_of(), cites=False)
+    assert not counts_first(REQ, plan_of(size=100), cites=False)  # as deep already: never searched again
+
+
+def test_the_count_reads_the_filters_of_every_sub_query_and_stops_at_its_limit():
+    filters = Filters(doc_keys=("a:1",), groups=("g",))
+    body = count_body(filters, 100)
+    assert body["size"] == 0 and body["track_total_hits"] == 100
+    assert body["query"] == {"bool": {"filter": filter_clauses(filters)}}
 
 
 def test_the_clause_rescorer_runs_on_a_long_document_only():
