@@ -186,17 +186,27 @@ class SearchService:
         text, too_long = (req.query, None) if model_id else bm25_text(req.query)
         if too_long:
             log.warning(too_long)
-        if needs_vector(req) and model_id is None:
+        routing = effective_routing(req.routing.mode, refs)
+        embeds = needs_vector(req) and model_id is None
+        # a question that names one document is searched there as focused (focus_named): its names
+        # are looked up first, and then only the focused question is embedded
+        found, deferred = None, False
+        if embeds and names_decide(req, routing):
+            t = time.perf_counter()
+            found = self.named(text, filters, docs_index, req.routing.docs, {r.label.lower() for r in refs})
+            timings["routing"] = _ms(t)
+            deferred = focus_alone(req, *found)
+        if embeds:
             t = time.perf_counter()
             embedder = self.embedders.for_query(meta)
             check_window(embedder, req.query)
-            vector = embedder.embed_query(req.query).tolist()
-            timings["embed"] = _ms(t)
+            if not deferred:
+                vector = embedder.embed_query(req.query).tolist()
+                timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
-        routing = effective_routing(req.routing.mode, refs)
         if routing == "off" and req.routing.mode == "auto" and req.routing.names != "off" and written_like_names(req.query):
             # a cited section is looked for everywhere, unless the question names its document:
             # "articolo 13.2 licenza Kestrel" is article 13 of the Kestrel licence, not clause 13.2
@@ -204,8 +214,8 @@ class SearchService:
             # ranking by title and summary, which "auto" leaves out for cited sections (in a
             # question typed in one case any rare word "names": "liability cap clause 14.3")
             t = time.perf_counter()
-            named_by, named = self.named_in_order(req, text, vector, filters, model_id, docs_index, refs)
-            timings["routing"] = _ms(t)
+            named_by, named = self.named_in_order(req, text, vector, filters, model_id, docs_index, refs, found=found)
+            timings["routing"] = timings.get("routing", 0.0) + _ms(t)
             if named:
                 routing, routed = "filter", tuple(named)
                 filters = filters.model_copy(update={"doc_keys": routed})
@@ -213,9 +223,9 @@ class SearchService:
                 named_by = []
         elif routing != "off":
             t = time.perf_counter()
-            ranked, named_by = self.route(req, vector, filters, model_id, text, docs_index, refs)
+            ranked, named_by = self.route(req, vector, filters, model_id, text, docs_index, refs, found=found)
             routed = tuple(ranked)
-            timings["routing"] = _ms(t)
+            timings["routing"] = timings.get("routing", 0.0) + _ms(t)
             if routing == "filter" and routed:
                 filters = filters.model_copy(update={"doc_keys": routed})
             elif routing == "boost":
@@ -239,10 +249,14 @@ class SearchService:
                 focused = None
             else:
                 text = focused if model_id else bm25_text(focused)[0]
-                if vector is not None:
+                if vector is not None or deferred:
                     t = time.perf_counter()
                     vector = self.embedders.for_query(meta).embed_query(focused).tolist()
                     timings["embed_focused"] = _ms(t)
+        if deferred and vector is None:  # not focused after all: the question itself
+            t = time.perf_counter()
+            vector = self.embedders.for_query(meta).embed_query(req.query).tolist()
+            timings["embed"] = _ms(t)
         titles = lexicon.title_terms(focused or req.query) if req.fusion.title_weight > 0 else []
         places = open_places(req, routing, routed)
         size = candidate_size(req, prior, places)
@@ -263,7 +277,8 @@ class SearchService:
                           focused, current_prior(req, today()), places)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
-              text: str | None = None, docs_index: str | None = None, refs=()) -> tuple[list[str], list[str]]:
+              text: str | None = None, docs_index: str | None = None, refs=(),
+              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str]]:
         """(the doc_keys of the best documents for the query, the words that named them): the
         documents the question names (`named`), else the best by title, parties, summary, profile.
 
@@ -273,7 +288,8 @@ class SearchService:
         fusion (the `legalsearch-route` template's). `text`: what BM25 reads (a long question's
         first words); `docs_index`: the registry of the generation searched; `refs`: the question's
         identifiers, whose labels name no document ("14.3" is in the opening of the amendment that
-        changes clause 14.3, and in the question about clause 14.3 of the agreement)."""
+        changes clause 14.3, and in the question about clause 14.3 of the agreement); `found`: what
+        `named` answered, when the plan asked it first."""
         titles = lexicon.title_terms(req.query) if req.experimental.routing_topics else []
         docs_index = docs_index or self.target(req.index)[1]
         # one BM25 list per language (bodies.routing_body) under rank fusion; the min-max weights of
@@ -290,7 +306,8 @@ class SearchService:
             pipeline = rrf_pipeline_body(req.fusion.rank_constant)
         words, named = [], []
         if req.routing.names != "off":
-            words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs)
+            words, named = self.named_in_order(req, text or req.query, vector, filters, model_id, docs_index, refs,
+                                               found=found)
             if named and req.routing.names == "only":  # the named documents alone: no ranking to run
                 named = merge_named(named, [], req.routing.docs, "only")
                 kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
@@ -395,12 +412,13 @@ class SearchService:
         return languages
 
     def named_in_order(self, req: SearchRequest, text: str, vector, filters: Filters, model_id: str | None,
-                       docs_index: str, refs=(), counts: dict | None = None) -> tuple[list[str], list[str]]:
+                       docs_index: str, refs=(), counts: dict | None = None,
+                       found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str]]:
         """`named` (the labels of `refs` left out), with documents named alike put in the order of
         what the question asks of them (`by_topic`); `counts`: the answer to the naming words'
-        document frequencies when it came in a batch."""
-        words, named = self.named(text, filters, docs_index, req.routing.docs, {r.label.lower() for r in refs},
-                                  counts)
+        document frequencies when it came in a batch; `found`: `named`'s answer, asked already."""
+        words, named = found or self.named(text, filters, docs_index, req.routing.docs,
+                                           {r.label.lower() for r in refs}, counts)
         if len(named) > 1 and req.routing.names == "only":
             named = self.by_topic(named, focus_question(text, words), vector, filters, model_id, docs_index, req)
         return words, named
@@ -772,6 +790,24 @@ def deepens(req: SearchRequest, fused: list[tuple[dict, float]], size: int, cite
     shorter = size < 2 * req.rerank.depth
     return (req.rerank.method == "auto" and not cites and shorter and len(fused) >= size > 0
             and _one_document([source for source, _ in fused]))
+
+
+def names_decide(req: SearchRequest, routing: str) -> bool:
+    """Whether the documents a question names alone decide where it is searched, so that `named`
+    can run before the question is embedded: names "only", focus_named on, and routing that
+    filters (or "auto" left off for a cited section, where a name still restricts it)."""
+    if req.routing.names != "only" or not req.routing.focus_named:
+        return False
+    return routing == "filter" or (routing == "off" and req.routing.mode == "auto" and written_like_names(req.query))
+
+
+def focus_alone(req: SearchRequest, words: list[str], named: list[str]) -> bool:
+    """Whether the question's own embedding is never read: it names one document, is searched
+    there as focused (a different text, embedded instead), and asks about no kind of document
+    (which routing would weigh with the question's vector)."""
+    if len(named) != 1 or focus_question(req.query, words) == req.query:
+        return False
+    return not (req.experimental.subject_kinds and question_kinds(req.query))
 
 
 def counts_first(req: SearchRequest, plan: SearchPlan, cites: bool) -> bool:

@@ -96,6 +96,7 @@ def test_a_question_routed_to_one_short_document_is_searched_once(service, sampl
     assert [score for _, score in counted] == pytest.approx([score for _, score in plain])
     default, off = ask(service, index, question), ask(service, index, question, rerank="off")
     assert "search_deeper" not in default.timings_ms and default.rerank is None
+    assert "embed" not in default.timings_ms and default.timings_ms["embed_focused"] > 0  # focused text only
     assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in off.hits]
 
 

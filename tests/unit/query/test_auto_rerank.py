@@ -1,12 +1,20 @@
 """`rerank: auto`, the default second stage: when a fused list is searched again deeper, when the
-clause rescorer runs over it, what a response reports, and the resized body (pure logic)."""
+clause rescorer runs over it, what a response reports, the resized body, and the planning steps that
+spare a request a round trip or an embedding (pure logic)."""
 
 from __future__ import annotations
 
 from legalsearch.query.bodies import count_body, filter_clauses, resized
 from legalsearch.query.models import AUTO_RERANK, AUTO_RERANK_WEIGHT, Filters, SearchRequest
 from legalsearch.query.plan import SearchPlan, candidate_size
-from legalsearch.query.service import auto_rerank, counts_first, deepens, ran_reranker
+from legalsearch.query.service import (
+    auto_rerank,
+    counts_first,
+    deepens,
+    focus_alone,
+    names_decide,
+    ran_reranker,
+)
 
 REQ = SearchRequest(query="q", k=10)  # depth 50: the deeper list holds 100
 
@@ -103,3 +111,27 @@ def test_the_ingest_embeds_ahead_the_clauses_of_long_documents_only():
     assert len(texts) == 100 and texts[0] == "Book I > Article 0\ntext 0"
     assert texts[0] == clause_text({"heading_path": ["Book I", "Article 0"], "text": "text 0", "summary": "not this"})
     assert clause_texts([doc(100)], 0) == [] and clause_texts([doc(99)], 100) == []
+
+
+NAMED = "Consider the NDA between Acme and Initech; how long do the obligations last?"
+
+
+def test_the_names_are_looked_up_before_the_embedding_where_they_alone_decide():
+    req = SearchRequest(query=NAMED)
+    assert names_decide(req, "filter")
+    assert not names_decide(req, "prior") and not names_decide(req, "boost")  # every document searched
+    assert not names_decide(req.replace(routing_names="first"), "filter")  # ranked with the routing list
+    assert not names_decide(req.replace(focus_named=False), "filter")
+    # "auto" left off for a cited section: a name written like one still restricts the search
+    cited = SearchRequest(query="What does clause 14.3 of the Initech NDA say?")
+    assert names_decide(cited, "off")
+    assert not names_decide(cited.replace(routing="off"), "off")
+    assert not names_decide(SearchRequest(query="what does clause 14.3 say?"), "off")  # no name written as one
+
+
+def test_only_a_question_focused_inside_one_named_document_skips_its_own_embedding():
+    req = SearchRequest(query=NAMED)
+    assert focus_alone(req, ["Initech"], ["nda-acme-initech:1"])
+    assert not focus_alone(req, ["Initech"], ["a:1", "b:1"])  # named alike: by_topic reads the vector
+    assert not focus_alone(req, [], [])
+    assert not focus_alone(SearchRequest(query="Initech"), ["Initech"], ["a:1"])  # nothing left to focus on
