@@ -207,7 +207,7 @@ class SearchService:
         routed: tuple[str, ...] = ()
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
-        if routing == "off" and req.routing.mode == "auto" and req.routing.names != "off" and written_like_names(req.query):
+        if cited_but_named(req, routing):
             # a cited section is looked for everywhere, unless the question names its document:
             # "articolo 13.2 licenza Kestrel" is article 13 of the Kestrel licence, not clause 13.2
             # of another contract; a name few documents carry is safer evidence than routing's
@@ -249,14 +249,14 @@ class SearchService:
                 focused = None
             else:
                 text = focused if model_id else bm25_text(focused)[0]
-                if vector is not None or deferred:
+                if vector is not None:
                     t = time.perf_counter()
                     vector = self.embedders.for_query(meta).embed_query(focused).tolist()
                     timings["embed_focused"] = _ms(t)
-        if deferred and vector is None:  # not focused after all: the question itself
+        if deferred:  # named before any embedding: only what is searched is embedded
             t = time.perf_counter()
-            vector = self.embedders.for_query(meta).embed_query(req.query).tolist()
-            timings["embed"] = _ms(t)
+            vector = self.embedders.for_query(meta).embed_query(focused or req.query).tolist()
+            timings["embed_focused" if focused else "embed"] = _ms(t)
         titles = lexicon.title_terms(focused or req.query) if req.fusion.title_weight > 0 else []
         places = open_places(req, routing, routed)
         size = candidate_size(req, prior, places)
@@ -798,7 +798,14 @@ def names_decide(req: SearchRequest, routing: str) -> bool:
     filters (or "auto" left off for a cited section, where a name still restricts it)."""
     if req.routing.names != "only" or not req.routing.focus_named:
         return False
-    return routing == "filter" or (routing == "off" and req.routing.mode == "auto" and written_like_names(req.query))
+    return routing == "filter" or cited_but_named(req, routing)
+
+
+def cited_but_named(req: SearchRequest, routing: str) -> bool:
+    """Whether a question "auto" routing left unrouted (it cites a section) is still restricted
+    to the documents it names, by a word written like a name (`SearchService.plan`)."""
+    return routing == "off" and req.routing.mode == "auto" and req.routing.names != "off" \
+        and written_like_names(req.query)
 
 
 def focus_alone(req: SearchRequest, words: list[str], named: list[str]) -> bool:
