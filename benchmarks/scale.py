@@ -61,6 +61,7 @@ from legalsearch.scripts import (
     bodies,
     build_index,
     corpus_files,
+    indices,
     load_benchmark,
     load_config,
     plan,
@@ -538,6 +539,13 @@ def run_knn_methods(args, service, base, qvecs, state, deadline) -> None:
                 print(f"stopped: --hours reached in {index}; run again to continue")
                 return
             concretes[encoder] = concrete
+        # the width each index records after an ingest of this size (the size rule), measured as its own row
+        recorded = set()
+        for concrete in concretes.values():
+            indices.tune_knn(store, concrete)
+            recorded.add(bodies.knn_ef_search(indices.concrete_meta(store, concrete)))
+        methods = dict(KNN_METHODS) | {f"index default (ef_search {w}, size rule)": {"k": 10, "ef_search": w}
+                                       for w in sorted(recorded)}
         mask = visible(metadata(base, np.arange(size)))
         truth = exact_top(qvecs, np.load(vectors_file, mmap_mode="r")[:size], mask)
         # then every index with index.knn.advanced.filtered_exact_search_threshold above any
@@ -547,7 +555,7 @@ def run_knn_methods(args, service, base, qvecs, state, deadline) -> None:
             for encoder, value in thresholds.items():
                 store.put_settings(concretes[encoder], {"index.knn.advanced.filtered_exact_search_threshold": value})
             try:
-                rows = _measure_methods(store, concretes, qvecs, filters, truth, base_rows, base.n)
+                rows = _measure_methods(store, concretes, qvecs, filters, truth, base_rows, base.n, methods)
             finally:
                 for encoder in thresholds:
                     store.put_settings(concretes[encoder], {"index.knn.advanced.filtered_exact_search_threshold": None})
@@ -558,20 +566,21 @@ def run_knn_methods(args, service, base, qvecs, state, deadline) -> None:
             print_methods(result, suffix)
 
 
-def _measure_methods(store, concretes: dict[str, str], qvecs, filters, truth, base_rows, n) -> dict:
-    combos = [(e, m) for e in concretes for m in KNN_METHODS]
+def _measure_methods(store, concretes: dict[str, str], qvecs, filters, truth, base_rows, n,
+                     methods: dict[str, dict] = KNN_METHODS) -> dict:
+    combos = [(e, m) for e in concretes for m in methods]
     times: dict = {c: [] for c in combos}
     recalls: dict = {c: [] for c in combos}
     rng = random.Random(27)
     for q in qvecs[:5]:  # warm the graphs and the filter caches
         for e, m in combos:
-            store.search(concretes[e], knn_method_body(q, filters, **KNN_METHODS[m]))
+            store.search(concretes[e], knn_method_body(q, filters, **methods[m]))
     for q, exact in zip(qvecs, truth, strict=True):
         order = list(combos)
         rng.shuffle(order)
         for e, m in order:
             t = time.perf_counter()
-            r = store.search(concretes[e], knn_method_body(q, filters, **KNN_METHODS[m]))
+            r = store.search(concretes[e], knn_method_body(q, filters, **methods[m]))
             times[(e, m)].append((time.perf_counter() - t) * 1000)
             got = {row_of(h["_id"], base_rows, n) for h in r["hits"]["hits"]}
             recalls[(e, m)].append(len(got & set(exact.tolist())) / max(1, min(10, len(exact))))

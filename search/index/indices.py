@@ -176,6 +176,27 @@ def update_meta(store: Store, name: str, updates: dict) -> None:
     store.put_mapping(concrete, {"_meta": {"legalsearch": concrete_meta(store, concrete) | updates}})
 
 
+def tune_knn(store: Store, concrete: str) -> int | None:
+    """Set the k-NN beam width of the chunks index `concrete` by its size (`schema.ef_search_for`)
+    when its `_meta.legalsearch.knn` follows the size rule (an index created since the rule, or
+    before any rule: no `ef_search_rule` and no `ef_search` of its own); the new width, or None when
+    it stands. Run after each ingest; the query reads the width back from `_meta` (a search service
+    within its `TARGET_TTL_S` still sends the one it read)."""
+    meta = concrete_meta(store, concrete)
+    if meta.get("writers"):  # another ingest still writes (its lease is in _meta): the last one sets it
+        return None
+    knn = dict(meta.get("knn") or {})
+    by_size = str(knn.get("ef_search_rule") or "").startswith("by size")
+    if not knn or (not by_size and "ef_search" in knn and knn.get("ef_search") != schema.KNN_EF_SEARCH):
+        return None  # a width set by hand (or no vectors): left as it is
+    wanted = schema.ef_search_for(store.count(concrete))
+    if knn.get("ef_search") == wanted and knn.get("ef_search_rule") == schema.KNN_EF_RULE:
+        return None
+    store.put_mapping(concrete, {"_meta": {"legalsearch": meta | {
+        "knn": knn | {"ef_search": wanted, "ef_search_rule": schema.KNN_EF_RULE}}}})
+    return wanted
+
+
 def list_indices(store: Store) -> list[dict]:
     rows = []
     names = sorted({p[0] for r in store.indices("*--chunks-v*") if (p := schema.parse_concrete(r["index"]))})

@@ -31,19 +31,36 @@ SCHEMA_VERSION = 1
 KINDS = ("chunks", "docs")
 
 KNN_EF_SEARCH = 100
-"""The beam width (`method_parameters.ef_search`) of every filtered k-NN search: Lucene's HNSW
-search with the filter applied during the graph walk (efficient filtering; Lucene scores the
-filtered rows exactly instead when they are fewer than the walk would visit). With the beam at
-`k` (10) the filtered top 10 matched exact search in only 80-84 % of places at 10k-300k chunks and
-49 % at 1M; measured per method in docs/results.md ("Issue 27"). Recorded in each new chunks
-index's `_meta.legalsearch.knn` (`legalsearch index info`), which the query reads back."""
+"""The beam width (`method_parameters.ef_search`) of every filtered k-NN search on an index of up to
+`KNN_LARGE_FROM` chunks: Lucene's HNSW search with the filter applied during the graph walk
+(efficient filtering; Lucene scores the filtered rows exactly instead when they are fewer than the
+walk would visit). With the beam at `k` (10) the filtered top 10 matched exact search in only 66-88 %
+of places at 10k-1M chunks; measured per method in docs/results.md ("Issue 27"). Recorded in each
+chunks index's `_meta.legalsearch.knn` (`legalsearch index info`), which the query reads back."""
+
+KNN_EF_SEARCH_LARGE = 400
+"""The beam width beyond `KNN_LARGE_FROM` chunks: recall@10 against exact search 0.999 at 100k and
+0.969 at 1M, where 100 gives 0.914 (docs/results.md, "At 1M chunks"); ~+17 ms p95 at 1M."""
+
+KNN_LARGE_FROM = 100_000
+"""The largest index (in chunks) searched with `KNN_EF_SEARCH`: 0.98 recall@10 measured there (twice,
+on two bases: 0.963 and 0.982); nothing between 100k and 1M was measured, so beyond it is `_LARGE`."""
+
+KNN_EF_RULE = (f"by size: {KNN_EF_SEARCH} up to {KNN_LARGE_FROM:,} chunks, {KNN_EF_SEARCH_LARGE} beyond "
+               "(set after each ingest)")
+
+
+def ef_search_for(chunks: int) -> int:
+    """The k-NN beam width of an index of `chunks` chunks (the size rule, `KNN_EF_RULE`)."""
+    return KNN_EF_SEARCH if chunks <= KNN_LARGE_FROM else KNN_EF_SEARCH_LARGE
 
 
 def knn_meta(vector_mapping: dict) -> dict:
     """How the index's k-NN field is built and searched, as `_meta.legalsearch.knn` records it."""
     method = vector_mapping["method"]
     return {"engine": method["engine"], "space": method["space_type"], **method.get("parameters", {}),
-            "ef_search": KNN_EF_SEARCH, "filter": "efficient (in the graph walk; exact when selective)"}
+            "ef_search": KNN_EF_SEARCH, "ef_search_rule": KNN_EF_RULE,
+            "filter": "efficient (in the graph walk; exact when selective)"}
 
 
 @cache

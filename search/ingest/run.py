@@ -44,6 +44,7 @@ from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index
 from legalsearch.embed.spec import is_spec
 from legalsearch.errors import BulkError, ConfigError, LegalSearchError
 from legalsearch.index import bulk, indices, records, refresh, walls
+from legalsearch.index.schema import KNN_EF_RULE
 from legalsearch.index.writer import IndexWriter
 from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
 from legalsearch.ingest.pipeline import pipelined
@@ -210,12 +211,27 @@ def ingest(
             writer.end()
             if options.force_merge:
                 bulk.force_merge(store, writer.chunks, options.force_merge)
+            _tune_knn(store, writer.chunks, report)
             report.timings["index"] += time.perf_counter() - t
             report.bulk = dataclasses.asdict(writer.stats) | {"rolled_back": writer.rolled_back}
         summary_cache.close()
         vector_cache.close()
     report.timings["total"] = time.perf_counter() - started
     return report
+
+
+def _tune_knn(store: Store, chunks: str, report: IngestReport) -> None:
+    """The k-NN beam width of `chunks` set by its size after the ingest (`indices.tune_knn`): in the
+    report's options when it changed; a refusal is a warning (every chunk is written already)."""
+    try:
+        width = indices.tune_knn(store, chunks)
+    except LegalSearchError as e:
+        report.warnings.append(f"the k-NN beam width of {chunks} was not set by its size ({e}); "
+                               f"`legalsearch index info` shows the one it has")
+        return
+    if width is not None:
+        report.options["knn_ef_search"] = width
+        log.info("k-NN beam width of %s set to %d (%s)", chunks, width, KNN_EF_RULE)
 
 
 def _writer(store: Store, options: IngestOptions, embedder, limit: int, target: tuple[str, str] | None,
