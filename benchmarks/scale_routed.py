@@ -83,10 +83,14 @@ def main() -> None:
     parser.add_argument("--index", default="scale-float", help="an index grown by benchmarks/scale.py")
     parser.add_argument("--config", type=Path, default=scale.REPO / "evaluation" / "configs" / "default.json",
                         help="the configuration whose evaluation index holds the base chunks (as scale.py)")
+    parser.add_argument("--base-index", help="the index the chunks were copied from (as scale.py's --base-index)")
     parser.add_argument("--queries", type=int, default=100)
     parser.add_argument("--noise", type=float, default=0.25)
     parser.add_argument("--names-removed", action="store_true",
                         help="cut the 'Consider <document>;' sentence off every question: questions naming no document")
+    parser.add_argument("--bm25-stop-words-off", action="store_true",
+                        help="every search with the experimental bm25_stop_words=false (the analysers' stop words left out)")
+    parser.set_defaults(base_like=None)
     args = parser.parse_args()
 
     settings = Settings().model_copy(update={"log_searches": False})
@@ -109,7 +113,8 @@ def main() -> None:
 
     queries = load_benchmark(args.data, limit_per_subset=max(1, args.queries // 4))[: args.queries]
     texts = [without_names(q.query) if args.names_removed else q.query for q in queries]
-    common = {"index": args.index, "k": 10, "expand_xrefs": False, "as_of": scale.AS_OF, "groups": (scale.GROUP,)}
+    common = {"index": args.index, "k": 10, "expand_xrefs": False, "as_of": scale.AS_OF, "groups": (scale.GROUP,),
+              **({"bm25_stop_words": False} if args.bm25_stop_words_off else {})}
     times: dict[str, list[float]] = {m: [] for m in MODES}
     whole: dict[str, list[float]] = {m: [] for m in MODES}
     routed_counts = []
@@ -122,6 +127,8 @@ def main() -> None:
                 whole[label].append(t["total"] - t.get("embed", 0.0) - t.get("embed_focused", 0.0))
                 routed_counts.append(len(r.routed_docs))
     kind = "naming no document (the 'Consider ...;' sentence cut off)" if args.names_removed else "as written"
+    if args.bm25_stop_words_off:
+        kind += ", bm25_stop_words=false"
     print(f"{len(texts) - 5} questions per mode, {kind}, defaults (routing auto, names only), filters as_of "
           f"{scale.AS_OF} + [{scale.GROUP}], k = 10; routed documents per question: mean {np.mean(routed_counts):.2f}"
           f"; load average {os.getloadavg()[0]:.1f}; {dt.datetime.now(dt.UTC):%H:%M} UTC")

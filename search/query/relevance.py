@@ -29,9 +29,12 @@ A response is ``not_found`` when no retrieved hit reaches the request's ``abstai
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -150,20 +153,59 @@ def load_calibration(embedder: str) -> Calibration:
     return Calibration.from_dict(data, str(path))
 
 
-def term_statistics(store, index: str, question: str, texts: Sequence[str]) -> tuple[dict[str, int], int,
-                                                                                  list[set[str]]]:
-    """One `_mtermvectors` request with artificial documents: (the question's analysed terms ->
-    document frequency in `index`, the number of chunks, each text's analysed terms)."""
+class TermsCache:
+    """The analysed terms of texts already read, by (index, text digest), least recently used out
+    first: a passage's terms depend only on its text and the index's analyzer, and a concrete
+    index (one generation) keeps its analyzer, so a clause that comes back for another question
+    (a cited article expanded for every question about its contract) is not analysed again."""
+
+    def __init__(self, size: int = 20_000):
+        self.size = size
+        self._terms: OrderedDict[tuple[str, bytes], frozenset[str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(index: str, text: str) -> tuple[str, bytes]:
+        return index, hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
+
+    def get(self, key: tuple[str, bytes]) -> frozenset[str] | None:
+        with self._lock:
+            found = self._terms.get(key)
+            if found is not None:
+                self._terms.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, bytes], terms: frozenset[str]) -> None:
+        with self._lock:
+            self._terms[key] = terms
+            self._terms.move_to_end(key)
+            while len(self._terms) > self.size:
+                self._terms.popitem(last=False)
+
+
+TERMS = TermsCache()
+"""The process's cache of analysed passage terms (`term_statistics`)."""
+
+
+def term_statistics(store, index: str, question: str, texts: Sequence[str], cache: TermsCache | None = TERMS
+                    ) -> tuple[dict[str, int], int, list[set[str]]]:
+    """(the question's analysed terms -> document frequency in `index`, the number of chunks, each
+    text's analysed terms), from one `_mtermvectors` request with artificial documents: the question
+    (with the index's term statistics) and each distinct text not in `cache` (None: every text)."""
     def doc(text: str, stats: bool) -> dict:
         return {"_index": index, "doc": {TERMS_FIELD: text}, "fields": [TERMS_FIELD], "positions": False,
                 "offsets": False, "payloads": False, "term_statistics": stats, "field_statistics": stats}
 
-    status, body = store.call("POST", "/_mtermvectors", {"docs": [doc(question, True)] + [doc(t, False) for t in texts]})
+    keys = [TermsCache.key(index, t) for t in texts]
+    known = {k: found for k in set(keys) if cache is not None and (found := cache.get(k)) is not None}
+    asked = list(dict.fromkeys((k, t) for k, t in zip(keys, texts, strict=True) if k not in known))
+    status, body = store.call("POST", "/_mtermvectors",
+                              {"docs": [doc(question, True)] + [doc(t, False) for _, t in asked]})
     if status != 200:
         raise LegalSearchError(f"term vectors of {index} refused (HTTP {status}): {str(body)[:200]}")
     docs = body.get("docs") or []
-    if len(docs) != len(texts) + 1:
-        raise LegalSearchError(f"term vectors of {index}: {len(docs)} answers for {len(texts) + 1} documents")
+    if len(docs) != len(asked) + 1:
+        raise LegalSearchError(f"term vectors of {index}: {len(docs)} answers for {len(asked) + 1} documents")
 
     def vectors(d: dict) -> dict:
         if d.get("error"):
@@ -173,7 +215,11 @@ def term_statistics(store, index: str, question: str, texts: Sequence[str]) -> t
     first = vectors(docs[0])
     n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
     terms = {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}
-    return terms, n, [set(vectors(d).get("terms") or {}) for d in docs[1:]]
+    for (key, _), d in zip(asked, docs[1:], strict=True):
+        known[key] = frozenset(vectors(d).get("terms") or {})
+        if cache is not None:
+            cache.put(key, known[key])
+    return terms, n, [set(known[k]) for k in keys]
 
 
 def cosines(store, index: str, vector: Sequence[float], chunk_ids: Sequence[str]) -> dict[str, float]:

@@ -484,31 +484,41 @@ class SearchService:
                                      plan.open_places, plan.request.k)
         return apply_current_prior(apply_routing_prior(ranked, plan.routed, plan.prior), plan.current)
 
-    def run_counting(self, plan: SearchPlan, limit: int) -> tuple[list[tuple[dict, float]], int]:
+    def run_counting(self, plan: SearchPlan, limit: int, deeper: bool = False
+                     ) -> tuple[list[tuple[dict, float]], list[tuple[dict, float]] | None, int]:
         """`run`, and in the same round trip how many chunks the plan's filters let through (counted
-        up to `limit`): no list of the plan can hold more."""
-        answers = self.store.msearch([(plan.index, plan.body, plan.pipeline[1] if plan.pipeline else None),
-                                      (plan.index, bodies.count_body(plan.filters, limit), None)])
-        return self.ranked(plan, answers[0]), int(answers[1]["hits"]["total"]["value"])
+        up to `limit`): no list of the plan can hold more; with `deeper`, also the plan's search
+        with `limit` hits (None in its place otherwise)."""
+        inline = plan.pipeline[1] if plan.pipeline else None  # the pipeline's body, given inline
+        batch = [(plan.index, plan.body, inline), (plan.index, bodies.count_body(plan.filters, limit), None)]
+        if deeper:
+            batch.append((plan.index, bodies.resized(plan.body, limit), inline))
+        answers = self.store.msearch(batch)
+        return (self.ranked(plan, answers[0]), self.ranked(plan, answers[2]) if deeper else None,
+                int(answers[1]["hits"]["total"]["value"]))
 
     def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> list[tuple[dict, float]]:
         """The fused list of the plan (`run`), and under `rerank: auto` the same search twice as
         deep when the list lies in one document (`deepens`); the deeper list is kept only when it
         is full, i.e. the document is long enough for the clause rescorer (`auto_rerank`). Where
-        routing searched one document only, its chunks are counted with the first search, and a
-        document with fewer than the deeper list's size is not searched again (that list could not
-        be full): the same lists, one search fewer."""
+        routing searched one document only, the deeper search and a count of that document's
+        chunks go in the same round trip as the first search (`timings_ms` then has no
+        `search_deeper`), and the deeper list is used only when the document holds at least as
+        many chunks: the same lists as one search after the other."""
         req = plan.request
         cites = any(not r.external for r in plan.refs)
         deeper_size = 2 * req.rerank.depth
         t = time.perf_counter()
-        visible = None
         if counts_first(req, plan, cites):
-            fused, visible = self.run_counting(plan, deeper_size)
-        else:
-            fused = self.run(plan)
+            fused, deeper, visible = self.run_counting(plan, deeper_size, deeper=True)
+            timings["search"] = _ms(t)
+            if visible >= deeper_size and deepens(req, fused, plan.body.get("size", 0), cites) \
+                    and auto_rerank(req, [source for source, _ in deeper], cites)[0] != "off":
+                return deeper
+            return fused
+        fused = self.run(plan)
         timings["search"] = _ms(t)
-        if deepens(req, fused, plan.body.get("size", 0), cites) and (visible is None or visible >= deeper_size):
+        if deepens(req, fused, plan.body.get("size", 0), cites):
             t = time.perf_counter()
             deeper = self.run(plan, bodies.resized(plan.body, deeper_size))
             timings["search_deeper"] = _ms(t)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from legalsearch.embed.cache import EmbeddingCache, text_key
 from legalsearch.index.records import clause_text
+from legalsearch.query import bodies
 from legalsearch.query.models import SearchRequest
 
 from tests.integration.conftest import ingested_index
@@ -58,8 +59,8 @@ def test_inside_one_long_document_the_default_is_the_clause_rescorer_over_the_de
     index = long_statute[0]
     question = "Within how long must a landlord protect the deposit?"
     default = ask(service, index, question)
-    assert default.rerank == "clause"
-    assert default.timings_ms["search_deeper"] > 0 and default.timings_ms["rerank"] > 0
+    assert default.rerank == "clause" and default.timings_ms["rerank"] > 0
+    assert "search_deeper" not in default.timings_ms  # routed to its one document: in the first round trip
     explicit = ask(service, index, question, rerank="clause", rerank_weight=0.7, rerank_depth=50)
     assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in explicit.hits]
     assert [h.rerank_score for h in default.hits] == pytest.approx([h.rerank_score for h in explicit.hits])
@@ -89,8 +90,9 @@ def test_a_question_routed_to_one_short_document_is_searched_once(service, sampl
     question = "In the NDA with Initech, how long do the confidentiality obligations last?"
     plan = service.plan(SearchRequest(query=question, index=index, k=10, expand_xrefs=False))
     assert plan.routing == "filter" and len(plan.routed) == 1  # routed by its name, to one document
-    counted, visible = service.run_counting(plan, 100)
+    counted, deeper, visible = service.run_counting(plan, 100, deeper=True)
     assert 0 < visible < 100  # the NDA's chunks (fewer than the deeper list's size)
+    assert len(deeper) == visible and service.run_counting(plan, 100)[1] is None
     plain = service.run(plan)  # the same list as the named pipeline gives, with the count beside it
     assert [s["chunk_id"] for s, _ in counted] == [s["chunk_id"] for s, _ in plain]
     assert [score for _, score in counted] == pytest.approx([score for _, score in plain])
@@ -104,6 +106,10 @@ def test_a_question_routed_to_one_long_document_still_gets_the_deeper_list(servi
     index = long_statute[0]
     plan = service.plan(SearchRequest(query="Within how long must a landlord protect the deposit?", index=index, k=10))
     assert plan.routing == "filter" and len(plan.routed) == 1  # the index's one document
-    assert service.run_counting(plan, 100)[1] == 100  # counted up to the deeper list's size: long enough
+    first, deeper, visible = service.run_counting(plan, 100, deeper=True)
+    assert visible == 100  # counted up to the deeper list's size: long enough
+    assert [s["chunk_id"] for s, _ in deeper] == [s["chunk_id"] for s, _ in service.run(plan, bodies.resized(plan.body, 100))]
+    assert [s["chunk_id"] for s, _ in first] == [s["chunk_id"] for s, _ in service.run(plan)]
     default = ask(service, index, "Within how long must a landlord protect the deposit?")
-    assert default.rerank == "clause" and default.timings_ms["search_deeper"] > 0
+    # the deeper list came in the first search's round trip, and the clause rescorer read it
+    assert default.rerank == "clause" and "search_deeper" not in default.timings_ms

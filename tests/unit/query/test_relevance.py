@@ -105,3 +105,38 @@ def test_abstain_is_a_request_option_with_bounds():
     for bad in (-0.1, 1.5):
         with pytest.raises(ValueError):
             SearchRequest(query="q", abstain=bad)
+
+
+class _TermVectorsStore:
+    """`_mtermvectors` over artificial documents, analysed by whitespace and lower-casing."""
+
+    def __init__(self):
+        self.asked: list[list[str]] = []
+
+    def call(self, method, path, body):
+        texts = [d["doc"][relevance.TERMS_FIELD] for d in body["docs"]]
+        self.asked.append(texts)
+        docs = [{"term_vectors": {relevance.TERMS_FIELD: {
+            "field_statistics": {"doc_count": 50}, "terms": {w: {"doc_freq": 3} for w in texts[0].lower().split()}}}}]
+        docs += [{"term_vectors": {relevance.TERMS_FIELD: {"terms": {w: {} for w in t.lower().split()}}}}
+                 for t in texts[1:]]
+        return 200, {"docs": docs}
+
+
+def test_term_statistics_analyses_each_distinct_text_once_and_remembers_it():
+    store, cache = _TermVectorsStore(), relevance.TermsCache(size=3)
+    texts = ["Notice Period", "Governing Law", "notice period", "Governing Law"]
+    terms, n, carried = relevance.term_statistics(store, "idx", "the notice", texts, cache)
+    assert terms == {"the": 3, "notice": 3} and n == 50
+    assert carried == [{"notice", "period"}, {"governing", "law"}, {"notice", "period"}, {"governing", "law"}]
+    assert store.asked[-1] == ["the notice", "Notice Period", "Governing Law", "notice period"]  # distinct only
+    again = relevance.term_statistics(store, "idx", "the law", ["Governing Law", "Term"], cache)
+    assert store.asked[-1] == ["the law", "Term"]  # the question always; the known text not again
+    assert again[2] == [{"governing", "law"}, {"term"}]
+    relevance.term_statistics(store, "other-idx", "q", ["Term"], cache)
+    assert store.asked[-1] == ["q", "Term"]  # another index (generation): its own analyzer
+    # at most `size` texts are kept, the least recently used out first ("Notice Period" went)
+    relevance.term_statistics(store, "idx", "q", ["Notice Period", "Term"], cache)
+    assert store.asked[-1] == ["q", "Notice Period"]
+    assert relevance.term_statistics(store, "idx", "q", ["Term"], None)[2] == [{"term"}]
+    assert store.asked[-1] == ["q", "Term"]  # no cache: every text asked
