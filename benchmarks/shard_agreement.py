@@ -12,7 +12,7 @@ read from the evaluation index, copied under new ids with their own metadata, ve
 real embedding + noise). Both indices get exactly the same rows (the same generator), one with
 `number_of_shards: 1` and one with 3 (no replicas: agreement is about how documents fall into
 shards). The 3-shard index's shards are on the three nodes of the cluster (--cluster-urls, or a
-cluster this script starts on ports 9271-9273 / 9371-9373 with 512 MiB heap per node and stops
+cluster this script starts on ports 9271-9273 / 9371-9373 with 512 MiB heap per node (`--heap`) and stops
 at the end unless --keep-cluster).
 
 Every question runs in every mode through the product's SearchService, as scale.py sends them
@@ -258,6 +258,7 @@ def main() -> int:
                              "doc_id) and/or 3g (three shards, every copy of a base document on its shard)")
     parser.add_argument("--reanalyse", action="store_true",
                         help="print the tables again from the lists saved under --out (BM25 split plain / fused)")
+    parser.add_argument("--heap", default="512m", help="heap of each node of the started cluster (2g for 1M chunks)")
     parser.add_argument("--hours", type=float, default=2.0, help="stop growing after this long (resumable)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -272,7 +273,7 @@ def main() -> int:
         urls = args.cluster_urls.split(",")
     else:
         spec = cluster.ClusterSpec(root=args.cluster_root or settings.node_home / "sh27-cluster", nodes=3, name="sh27",
-                                   http_port=9271, transport_port=9371, heap="512m")
+                                   http_port=9271, transport_port=9371, heap=args.heap)
         urls = cluster.start(settings, spec, timeout=900).urls
     try:
         store = Store(settings, url=",".join(urls))

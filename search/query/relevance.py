@@ -15,9 +15,10 @@ order) from features the search has or gets with two small requests:
   carries at all (a question about tiramisu over contracts);
 * ``cited``: 1 when the question cites the hit's section ("clause 14.3"), else 0.
 
-The terms and document frequencies come from one ``_mtermvectors`` request with artificial
-documents (the question and each passage analysed by the field's analyzer, with the index's term
-statistics); the cosines from one filtered k-NN query. A logistic model per embedder (the cosine scales of
+The terms and document frequencies come from ``_mtermvectors`` requests with artificial documents
+(the question with the index's term statistics, asked beside the first stage; each passage not
+analysed before, `TermsCache`); the cosines from one filtered k-NN query (asked with the
+expansion). A logistic model per embedder (the cosine scales of
 MiniLM and e5 differ) turns the features into the probability; its coefficients are versioned
 JSON files in ``legalsearch/query/calibration/`` (``<embedder>.json``), fitted by
 ``benchmarks/fit_relevance.py`` on the gold sets' labelled pairs (expected passage: positive,
@@ -184,42 +185,57 @@ class TermsCache:
 
 
 TERMS = TermsCache()
-"""The process's cache of analysed passage terms (`term_statistics`)."""
+"""The process's cache of analysed passage terms (`passage_terms`)."""
 
 
-def term_statistics(store, index: str, question: str, texts: Sequence[str], cache: TermsCache | None = TERMS
-                    ) -> tuple[dict[str, int], int, list[set[str]]]:
-    """(the question's analysed terms -> document frequency in `index`, the number of chunks, each
-    text's analysed terms), from one `_mtermvectors` request with artificial documents: the question
-    (with the index's term statistics) and each distinct text not in `cache` (None: every text)."""
-    def doc(text: str, stats: bool) -> dict:
-        return {"_index": index, "doc": {TERMS_FIELD: text}, "fields": [TERMS_FIELD], "positions": False,
-                "offsets": False, "payloads": False, "term_statistics": stats, "field_statistics": stats}
+def _artificial(index: str, text: str, stats: bool) -> dict:
+    return {"_index": index, "doc": {TERMS_FIELD: text}, "fields": [TERMS_FIELD], "positions": False,
+            "offsets": False, "payloads": False, "term_statistics": stats, "field_statistics": stats}
 
+
+def _term_vectors(store, index: str, docs: list[dict]) -> list[dict]:
+    """The `TERMS_FIELD` term vectors of artificial documents (`_artificial`), in order: one
+    `_mtermvectors` request."""
+    status, body = store.call("POST", "/_mtermvectors", {"docs": docs})
+    if status != 200:
+        raise LegalSearchError(f"term vectors of {index} refused (HTTP {status}): {str(body)[:200]}")
+    answers = body.get("docs") or []
+    if len(answers) != len(docs):
+        raise LegalSearchError(f"term vectors of {index}: {len(answers)} answers for {len(docs)} documents")
+    out = []
+    for d in answers:
+        if d.get("error"):
+            raise LegalSearchError(f"term vectors of {index}: {str(d['error'])[:200]}")
+        out.append((d.get("term_vectors") or {}).get(TERMS_FIELD) or {})
+    return out
+
+
+def question_statistics(store, index: str, question: str) -> tuple[dict[str, int], int]:
+    """(the question's analysed terms -> document frequency in `index`, the number of chunks): it
+    depends on the question alone, so a search asks it beside its first stage."""
+    first = _term_vectors(store, index, [_artificial(index, question, True)])[0]
+    n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
+    return {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}, n
+
+
+def passage_terms(store, index: str, texts: Sequence[str], cache: TermsCache | None = TERMS) -> list[set[str]]:
+    """Each text's terms as `index`'s analyzer reads them: one `_mtermvectors` request for the
+    distinct texts not in `cache` (None: every text), none when all are known."""
     keys = [TermsCache.key(index, t) for t in texts]
     known = {k: found for k in set(keys) if cache is not None and (found := cache.get(k)) is not None}
     asked = list(dict.fromkeys((k, t) for k, t in zip(keys, texts, strict=True) if k not in known))
-    status, body = store.call("POST", "/_mtermvectors",
-                              {"docs": [doc(question, True)] + [doc(t, False) for _, t in asked]})
-    if status != 200:
-        raise LegalSearchError(f"term vectors of {index} refused (HTTP {status}): {str(body)[:200]}")
-    docs = body.get("docs") or []
-    if len(docs) != len(asked) + 1:
-        raise LegalSearchError(f"term vectors of {index}: {len(docs)} answers for {len(asked) + 1} documents")
+    if asked:
+        for (key, _), vectors in zip(asked, _term_vectors(store, index, [_artificial(index, t, False) for _, t in asked]),
+                                     strict=True):
+            known[key] = frozenset(vectors.get("terms") or {})
+            if cache is not None:
+                cache.put(key, known[key])
+    return [set(known[k]) for k in keys]
 
-    def vectors(d: dict) -> dict:
-        if d.get("error"):
-            raise LegalSearchError(f"term vectors of {index}: {str(d['error'])[:200]}")
-        return (d.get("term_vectors") or {}).get(TERMS_FIELD) or {}
 
-    first = vectors(docs[0])
-    n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
-    terms = {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}
-    for (key, _), d in zip(asked, docs[1:], strict=True):
-        known[key] = frozenset(vectors(d).get("terms") or {})
-        if cache is not None:
-            cache.put(key, known[key])
-    return terms, n, [set(known[k]) for k in keys]
+def passage_texts(sources: Sequence[Mapping]) -> list[str]:
+    """What `features` analyses of `sources`: each one's passage, then each one's document text."""
+    return [passage_text(s) for s in sources] + [document_text(s) for s in sources]
 
 
 def cosines(store, index: str, vector: Sequence[float], chunk_ids: Sequence[str]) -> dict[str, float]:
@@ -244,16 +260,19 @@ def cosines_of(answer: dict) -> dict[str, float]:
 
 
 def features(store, index: str, question: str, vector: Sequence[float] | None, sources: Sequence[Mapping],
-             refs: Sequence[QueryRef] = (), cos: Mapping[str, float] | None = None) -> list[dict[str, float]]:
+             refs: Sequence[QueryRef] = (), cos: Mapping[str, float] | None = None,
+             stats: tuple[dict[str, int], int] | None = None) -> list[dict[str, float]]:
     """The features of each source (FEATURES), in order. `index`: what the search read (comma-joined
     walls included); term statistics come from its first (public) index. `cos`: the cosines by
-    chunk_id when they were asked already (a `cosine_body` query over these sources, or more)."""
+    chunk_id when they were asked already (a `cosine_body` query over these sources, or more);
+    `stats`: `question_statistics` of the question, when it was asked already."""
     if not sources:
         return []
     if cos is None:
         cos = cosines(store, index, vector, [s["chunk_id"] for s in sources]) if vector is not None else {}
-    texts = [passage_text(s) for s in sources] + [document_text(s) for s in sources]
-    terms, n, carried = term_statistics(store, index.split(",")[0], question, texts)
+    public = index.split(",")[0]
+    terms, n = stats if stats is not None else question_statistics(store, public, question)
+    carried = passage_terms(store, public, passage_texts(sources))
     weights = content_terms(terms, max(n, 1))
     absent = absent_share(weights, terms)
     out = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import date
 
 import numpy as np
@@ -100,6 +101,9 @@ class SearchService:
         self._rerankers: Rerankers | None = None
         self._languages: dict[str, tuple[list[str], float]] = {}
         self._subjects: dict[tuple[str, str], object] = {}  # (embedder cache key, subject text) -> vector
+        # requests a search sends beside its own path (relevance's term statistics), so that it
+        # does not wait for them in turn
+        self._beside = ThreadPoolExecutor(max_workers=4, thread_name_prefix="legalsearch-beside")
 
     def target(self, index: str) -> tuple[str, str, dict]:
         """(chunks index, docs index, meta) of the generation behind `index`'s aliases, looked up
@@ -590,10 +594,16 @@ class SearchService:
         t_start = time.perf_counter()
         plan = self.plan(req)
         timings = dict(plan.timings)
+        # relevance's statistics of the question, asked while the first stage runs
+        public = plan.index.split(",")[0]
+        stats = self._beside.submit(relevance.question_statistics, self.store, public, plan.focused or req.query)
         fused = self.first_stage(plan, timings)
         notes: list[str] = []
         sources, scores, reason = self.second_stage(req, plan, fused, timings, notes)
         sources = sources[: req.k]
+        # and the hits' terms while the expansion is fetched (the clauses it adds are read after it)
+        warming = self._beside.submit(relevance.passage_terms, self.store, public, relevance.passage_texts(sources)) \
+            if sources else None
         if not sources and reason is None:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
 
@@ -611,7 +621,7 @@ class SearchService:
         if req.filters.as_of is None:
             notes += old_text_note(hits, today())
         hits, abstained = self.with_relevance(req, plan, hits, [src for src, _ in expansion.ordered], timings, notes,
-                                              cos)
+                                              cos, (stats, warming))
         timings["total"] = _ms(t_start)
         response = SearchResponse(
             query=req.query, hits=hits, not_found=not hits or abstained is not None,
@@ -658,13 +668,16 @@ class SearchService:
     # ----------------------------------------------------------------- relevance
 
     def relevance_of(self, req: SearchRequest, plan: SearchPlan, sources: list[dict], timings: dict[str, float],
-                     warnings: list[str], cos: dict | None = None) -> tuple[list[float | None], list[dict[str, float]]]:
+                     warnings: list[str], cos: dict | None = None, asked: tuple[Future, Future | None] | None = None
+                     ) -> tuple[list[float | None], list[dict[str, float]]]:
         """The calibrated relevance of each source (search.query.relevance) and its features; None
         each, with a warning, when it cannot be computed (no calibration for the index's embedder,
         the term statistics refused): a search never fails for it. The question is what was
         searched (`plan.focused` inside a named document), embedded here when the plan has no vector
         (bm25 mode, engine-side embedding). `cos`: the answer to the cosine query over these
-        sources (or more) when it was asked with the expansion (`expand`)."""
+        sources (or more) when it was asked with the expansion (`expand`); `asked`: the question's
+        statistics and the hits' terms (`relevance.question_statistics`, `passage_terms`) asked
+        beside the search (`search`)."""
         if not sources:
             return [], []
         t = time.perf_counter()
@@ -678,8 +691,13 @@ class SearchService:
                 vector = embedder.embed_query(question).tolist()
             if cos is not None and "error" in cos:
                 raise msearch_error(plan.index, cos)
+            stats = None
+            if asked is not None:
+                if asked[1] is not None:
+                    wait([asked[1]])  # the hits' terms are in the cache (a failure is met again below)
+                stats = asked[0].result()
             features = relevance.features(self.store, plan.index, question, vector, sources, plan.refs,
-                                          None if cos is None else relevance.cosines_of(cos))
+                                          None if cos is None else relevance.cosines_of(cos), stats)
         except LegalSearchError as e:
             warnings.append(f"no relevance computed (abstention off for this search): {e}")
             return [None] * len(sources), [{} for _ in sources]
@@ -687,12 +705,12 @@ class SearchService:
         return [round(calibration.probability(f), 4) for f in features], features
 
     def with_relevance(self, req: SearchRequest, plan: SearchPlan, hits: list[Hit], sources: list[dict],
-                       timings: dict[str, float], warnings: list[str], cos: dict | None = None
-                       ) -> tuple[list[Hit], str | None]:
+                       timings: dict[str, float], warnings: list[str], cos: dict | None = None,
+                       asked: tuple[Future, Future | None] | None = None) -> tuple[list[Hit], str | None]:
         """The hits (built from `sources`, in order) with their relevance, and the not_found reason
         when no retrieved hit reaches the request's `abstain` threshold (None otherwise; the order
         and the hits are unchanged)."""
-        scores, features = self.relevance_of(req, plan, sources, timings, warnings, cos)
+        scores, features = self.relevance_of(req, plan, sources, timings, warnings, cos, asked)
         hits = [h.model_copy(update={"relevance": r, "relevance_features": f}) for h, r, f in zip(hits, scores, features,
                                                                                                  strict=True)]
         abstain, best = relevance.abstains([h.relevance for h in hits if h.via == "retrieval"], req.abstain)

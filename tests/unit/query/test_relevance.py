@@ -114,29 +114,37 @@ class _TermVectorsStore:
         self.asked: list[list[str]] = []
 
     def call(self, method, path, body):
-        texts = [d["doc"][relevance.TERMS_FIELD] for d in body["docs"]]
-        self.asked.append(texts)
-        docs = [{"term_vectors": {relevance.TERMS_FIELD: {
-            "field_statistics": {"doc_count": 50}, "terms": {w: {"doc_freq": 3} for w in texts[0].lower().split()}}}}]
-        docs += [{"term_vectors": {relevance.TERMS_FIELD: {"terms": {w: {} for w in t.lower().split()}}}}
-                 for t in texts[1:]]
-        return 200, {"docs": docs}
+        self.asked.append([d["doc"][relevance.TERMS_FIELD] for d in body["docs"]])
+
+        def vectors(d):
+            words = d["doc"][relevance.TERMS_FIELD].lower().split()
+            if d["term_statistics"]:
+                return {"field_statistics": {"doc_count": 50}, "terms": {w: {"doc_freq": 3} for w in words}}
+            return {"terms": {w: {} for w in words}}
+        return 200, {"docs": [{"term_vectors": {relevance.TERMS_FIELD: vectors(d)}} for d in body["docs"]]}
 
 
-def test_term_statistics_analyses_each_distinct_text_once_and_remembers_it():
+def test_question_statistics_are_one_small_request():
+    store = _TermVectorsStore()
+    assert relevance.question_statistics(store, "idx", "The notice") == ({"the": 3, "notice": 3}, 50)
+    assert store.asked == [["The notice"]]
+
+
+def test_passage_terms_analyses_each_distinct_text_once_and_remembers_it():
     store, cache = _TermVectorsStore(), relevance.TermsCache(size=3)
     texts = ["Notice Period", "Governing Law", "notice period", "Governing Law"]
-    terms, n, carried = relevance.term_statistics(store, "idx", "the notice", texts, cache)
-    assert terms == {"the": 3, "notice": 3} and n == 50
+    carried = relevance.passage_terms(store, "idx", texts, cache)
     assert carried == [{"notice", "period"}, {"governing", "law"}, {"notice", "period"}, {"governing", "law"}]
-    assert store.asked[-1] == ["the notice", "Notice Period", "Governing Law", "notice period"]  # distinct only
-    again = relevance.term_statistics(store, "idx", "the law", ["Governing Law", "Term"], cache)
-    assert store.asked[-1] == ["the law", "Term"]  # the question always; the known text not again
-    assert again[2] == [{"governing", "law"}, {"term"}]
-    relevance.term_statistics(store, "other-idx", "q", ["Term"], cache)
-    assert store.asked[-1] == ["q", "Term"]  # another index (generation): its own analyzer
+    assert store.asked[-1] == ["Notice Period", "Governing Law", "notice period"]  # distinct only
+    assert relevance.passage_terms(store, "idx", ["Governing Law", "Term"], cache) == [{"governing", "law"}, {"term"}]
+    assert store.asked[-1] == ["Term"]  # the known text not again
+    asked = len(store.asked)
+    assert relevance.passage_terms(store, "idx", ["Term", "Governing Law"], cache) == [{"term"}, {"governing", "law"}]
+    assert len(store.asked) == asked  # all known: no request
+    relevance.passage_terms(store, "other-idx", ["Term"], cache)
+    assert store.asked[-1] == ["Term"]  # another index (generation): its own analyzer
     # at most `size` texts are kept, the least recently used out first ("Notice Period" went)
-    relevance.term_statistics(store, "idx", "q", ["Notice Period", "Term"], cache)
-    assert store.asked[-1] == ["q", "Notice Period"]
-    assert relevance.term_statistics(store, "idx", "q", ["Term"], None)[2] == [{"term"}]
-    assert store.asked[-1] == ["q", "Term"]  # no cache: every text asked
+    relevance.passage_terms(store, "idx", ["Notice Period", "Term"], cache)
+    assert store.asked[-1] == ["Notice Period"]
+    assert relevance.passage_terms(store, "idx", ["Term"], None) == [{"term"}]
+    assert store.asked[-1] == ["Term"]  # no cache: every text asked
