@@ -43,3 +43,23 @@ def _records_and_searches(settings, store, embedders, index_name: str) -> None:
     again = SearchService(settings.model_copy(update={"log_searches": False}), store, embedders)
     assert again.plan(req).body["query"]["knn"]["vector"]["method_parameters"] == {"ef_search": 37}
     assert [h.chunk_id for h in again.search(req).hits] == exact
+
+
+def test_the_width_is_set_by_size_on_the_node(settings, store, embedders, run_ingest):
+    """`tune_knn` on a real index: a record made before the size rule gets it (a small index keeps
+    100), the rest of `_meta` is kept, and a width set by hand is left alone."""
+    from legalsearch.index import indices, schema
+
+    with ingested_index(store, run_ingest, "test-knn-rule", [SAMPLES / "nda-acme-globex.txt"], embedder="minilm") \
+            as (index_name, _):
+        concrete = indices.require(store, index_name)
+        before = indices.concrete_meta(store, concrete)
+        old = {k: v for k, v in before["knn"].items() if k != "ef_search_rule"}
+        indices.update_meta(store, index_name, {"knn": old})
+        assert indices.tune_knn(store, concrete) == schema.KNN_EF_SEARCH  # the small index: 100, now by the rule
+        after = indices.concrete_meta(store, concrete)
+        assert after == before  # the record the ingest wrote, every other field as it was
+        assert indices.tune_knn(store, concrete) is None  # nothing to change
+        indices.update_meta(store, index_name, {"knn": {**old, "ef_search": 37}})
+        assert indices.tune_knn(store, concrete) is None
+        assert indices.concrete_meta(store, concrete)["knn"]["ef_search"] == 37
