@@ -19,7 +19,8 @@ combination of params and compare it with the body `bodies.search_body` builds, 
   index's default pipeline (RRF, k 60); its top `doc_key`s go into `doc_key` of the chunk search.
 
 Params (lists may be omitted, never sent empty: mustache.java fails on `{{#x.0}}` of []):
-`query_text` (required), `k` (hits; also the neural k), `groups` (ACL groups besides public;
+`query_text` (required), `k` (hits; also the neural k), `ef_search` (the k-NN beam width: the
+index's, `legalsearch index info`; 100 when absent), `groups` (ACL groups besides public;
 absent = public only), `as_of` ("YYYY-MM-DD"), `jurisdiction`, `doc_id`, `doc_key`, `doc_type`,
 `language` (lists), `section` (normalized labels, e.g. ["14.3"]), `heading_phrases`
 (e.g. ["Schedule 2"]) and `parent_section` (the enclosing unit of a dotted label, e.g. ["14"]),
@@ -47,6 +48,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from legalsearch.index.schema import KNN_EF_SEARCH
 from legalsearch.query import bodies
 from legalsearch.query.identifiers import QueryRef
 from legalsearch.query.models import Filters
@@ -165,6 +167,11 @@ def _render_list(items) -> str:
 # --------------------------------------------------------------------------- the templates
 
 
+EF_SEARCH = Num("ef_search", KNN_EF_SEARCH)
+"""The k-NN beam width of the chunk templates: the index's own (`legalsearch index info`, `knn.ef_search`,
+400 beyond 100,000 chunks), which `template_params` passes when given; 100 when the client sends none."""
+
+
 def filter_markers() -> list:
     """`bodies.filter_clauses` with the client's params in place of a Filters."""
     return [
@@ -184,7 +191,7 @@ def _identifier(clauses: list):
 def hybrid_body() -> dict:
     f = filter_markers()
     text, k = Var("query_text"), Num("k", DEFAULT_K)
-    queries = [bodies.bm25_clause(text, f), bodies.neural_clause(text, k, f),
+    queries = [bodies.bm25_clause(text, f), bodies.neural_clause(text, k, f, ef_search=EF_SEARCH),
                Either("section", _identifier(f), bodies.MATCH_NONE)]
     return {"size": k, "_source": {"excludes": bodies.SOURCE_EXCLUDES}, "query": {"hybrid": {"queries": queries}}}
 
@@ -192,7 +199,7 @@ def hybrid_body() -> dict:
 def bool_body() -> dict:
     f = filter_markers()
     text, k = Var("query_text"), Num("k", DEFAULT_K)
-    return bodies.bool_search_body(bodies.bm25_clause(text, f), bodies.neural_clause(text, k, f),
+    return bodies.bool_search_body(bodies.bm25_clause(text, f), bodies.neural_clause(text, k, f, ef_search=EF_SEARCH),
                                    Opt("section", (_identifier(f),)), k)
 
 
@@ -210,10 +217,13 @@ def sources() -> dict[str, str]:
 
 
 def template_params(query: str, filters: Filters, refs: list[QueryRef] | tuple[QueryRef, ...] = (),
-                    k: int = DEFAULT_K) -> dict:
+                    k: int = DEFAULT_K, ef_search: int | None = None) -> dict:
     """The params that make a template render the body our planner builds for the same request
-    (empty lists left out)."""
+    (empty lists left out); `ef_search`: the index's k-NN beam width (`bodies.knn_ef_search` of
+    its meta), left out when it is the templates' default."""
     params: dict[str, Any] = {"query_text": query, "k": k}
+    if ef_search is not None and ef_search != KNN_EF_SEARCH:
+        params["ef_search"] = ef_search
     if filters.groups:
         params["groups"] = list(filters.groups)
     if filters.as_of:

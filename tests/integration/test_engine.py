@@ -139,10 +139,15 @@ def test_the_node_renders_each_template_as_the_python_builder_builds_it(raw, eng
                 rendered = raw.render_search_template(body={"id": template_id, "params": sent})["template_output"]
                 assert rendered["size"] == "7"  # numbers are sent quoted, never bare (test_template_injection.py)
                 rendered = json.loads(json.dumps(rendered).replace('"k": "7"', '"k": 7').replace('"size": "7"',
-                                                                                                '"size": 7'))
+                                                                                                '"size": 7')
+                                      .replace('"ef_search": "100"', '"ef_search": 100'))
                 assert rendered == python_body(question, filters, 7, template_id), (template_id, sent)
                 renders += 1
     assert renders > 380
+    # an index beyond 100,000 chunks records ef_search 400: its params render it (quoted, as k)
+    wide = templates.template_params("notice period", Filters(), (), 7, 400)
+    rendered = raw.render_search_template(body={"id": templates.HYBRID_TEMPLATE, "params": wide})["template_output"]
+    assert rendered["query"]["hybrid"]["queries"][1]["neural"]["vector"]["method_parameters"] == {"ef_search": "400"}
 
 
 def cosine(a, b) -> float:

@@ -70,10 +70,11 @@ def mustache(src: str, stack: list) -> str:
 
 
 def numbers(body):
-    """The rendered body as the engine reads it: `size` and neural `k` are sent as strings (never
-    bare: tests/integration/test_template_injection.py) and parsed as integers."""
+    """The rendered body as the engine reads it: `size`, neural `k` and `ef_search` are sent as
+    strings (never bare: tests/integration/test_template_injection.py) and parsed as integers."""
     if isinstance(body, dict):
-        return {key: int(v) if key in ("size", "k") and isinstance(v, str) else numbers(v) for key, v in body.items()}
+        return {key: int(v) if key in ("size", "k", "ef_search") and isinstance(v, str) else numbers(v)
+                for key, v in body.items()}
     if isinstance(body, list):
         return [numbers(v) for v in body]
     return body
@@ -164,3 +165,19 @@ def test_every_value_tag_is_inside_a_json_string():
         for value in ("200}", '"}},"query":{"match_all":{}}, "x":{"a":"'):
             body = json.loads(mustache(source, [{"query_text": value, "k": value, "as_of": value}]))
             assert body["size"] == value and "match_all" not in body.get("query", {}), template_id
+
+
+def test_the_chunk_templates_search_with_the_index_s_beam_width():
+    """An index beyond 100,000 chunks records ef_search 400: `template_params` passes it, and the
+    rendered body is the one the Python planner sends there; the default (100) is left out."""
+    from legalsearch.index.schema import KNN_EF_SEARCH, KNN_EF_SEARCH_LARGE
+
+    assert "ef_search" not in templates.template_params("notice period", Filters(), (), 10, KNN_EF_SEARCH)
+    params = templates.template_params("notice period", Filters(), (), 10, KNN_EF_SEARCH_LARGE)
+    assert params["ef_search"] == KNN_EF_SEARCH_LARGE
+    python = without_model_id(bodies.search_body("hybrid", text="notice period", vector=None, filters=Filters(),
+                                                 size=10, model_id="M", ef_search=KNN_EF_SEARCH_LARGE))
+    python["query"]["hybrid"]["queries"].append(bodies.MATCH_NONE)
+    assert render(templates.HYBRID_TEMPLATE, params) == python
+    neural = render(templates.BOOL_TEMPLATE, params)["query"]["bool"]["should"][1]["neural"]["vector"]
+    assert neural["method_parameters"] == {"ef_search": KNN_EF_SEARCH_LARGE}
