@@ -180,8 +180,9 @@ def tune_knn(store: Store, concrete: str) -> int | None:
     """Set the k-NN beam width of the chunks index `concrete` by its size (`schema.ef_search_for`)
     when its `_meta.legalsearch.knn` follows the size rule: recorded `ef_search_rule` "by size...",
     or an index recorded before the rule with today's default width (100) or none; another width
-    without the rule was set by hand and stands. Returns the new width, or None when it stands. Run after each ingest; the query reads the width back from `_meta` (a search service
-    within its `TARGET_TTL_S` still sends the one it read)."""
+    without the rule was set by hand and stands. Returns the new width, or None when it stands.
+    Run after each ingest; the query reads the width back from `_meta` (a search service within its
+    `TARGET_TTL_S` still sends the one it read)."""
     meta = concrete_meta(store, concrete)
     if meta.get("writers"):  # another ingest still writes (its lease is in _meta): the last one sets it
         return None

@@ -211,27 +211,46 @@ def _term_vectors(store, index: str, docs: list[dict]) -> list[dict]:
     return out
 
 
+def statistics_index(index: str) -> str:
+    """The index whose analyzer and term statistics relevance reads: the first (public) one of
+    what a search read (comma-joined walls included)."""
+    return index.split(",")[0]
+
+
+def _analysed(store, index: str, question: str | None, texts: Sequence[str], cache: TermsCache | None
+              ) -> tuple[tuple[dict[str, int], int] | None, list[set[str]]]:
+    """One `_mtermvectors` request for what is not known yet: the question's statistics (when
+    `question` is given: its analysed terms -> document frequency in `index`, the number of chunks)
+    and the terms of each distinct text not in `cache` (None: every text); no request when there is
+    nothing to ask. Returns (the statistics or None, each text's terms)."""
+    keys = [TermsCache.key(index, t) for t in texts]
+    known = {k: found for k in set(keys) if cache is not None and (found := cache.get(k)) is not None}
+    asked = list(dict.fromkeys((k, t) for k, t in zip(keys, texts, strict=True) if k not in known))
+    docs = ([_artificial(index, question, True)] if question is not None else []) + \
+        [_artificial(index, t, False) for _, t in asked]
+    answers = _term_vectors(store, index, docs) if docs else []
+    stats = None
+    if question is not None:
+        first = answers.pop(0)
+        n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
+        stats = {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}, n
+    for (key, _), vectors in zip(asked, answers, strict=True):
+        known[key] = frozenset(vectors.get("terms") or {})
+        if cache is not None:
+            cache.put(key, known[key])
+    return stats, [set(known[k]) for k in keys]
+
+
 def question_statistics(store, index: str, question: str) -> tuple[dict[str, int], int]:
     """(the question's analysed terms -> document frequency in `index`, the number of chunks): it
     depends on the question alone, so a search asks it beside its first stage."""
-    first = _term_vectors(store, index, [_artificial(index, question, True)])[0]
-    n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
-    return {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}, n
+    return _analysed(store, index, question, (), None)[0]
 
 
 def passage_terms(store, index: str, texts: Sequence[str], cache: TermsCache | None = TERMS) -> list[set[str]]:
     """Each text's terms as `index`'s analyzer reads them: one `_mtermvectors` request for the
     distinct texts not in `cache` (None: every text), none when all are known."""
-    keys = [TermsCache.key(index, t) for t in texts]
-    known = {k: found for k in set(keys) if cache is not None and (found := cache.get(k)) is not None}
-    asked = list(dict.fromkeys((k, t) for k, t in zip(keys, texts, strict=True) if k not in known))
-    if asked:
-        for (key, _), vectors in zip(asked, _term_vectors(store, index, [_artificial(index, t, False) for _, t in asked]),
-                                     strict=True):
-            known[key] = frozenset(vectors.get("terms") or {})
-            if cache is not None:
-                cache.put(key, known[key])
-    return [set(known[k]) for k in keys]
+    return _analysed(store, index, None, texts, cache)[1]
 
 
 def passage_texts(sources: Sequence[Mapping]) -> list[str]:
@@ -264,16 +283,17 @@ def features(store, index: str, question: str, vector: Sequence[float] | None, s
              refs: Sequence[QueryRef] = (), cos: Mapping[str, float] | None = None,
              stats: tuple[dict[str, int], int] | None = None) -> list[dict[str, float]]:
     """The features of each source (FEATURES), in order. `index`: what the search read (comma-joined
-    walls included); term statistics come from its first (public) index. `cos`: the cosines by
+    walls included); term statistics come from its first (public) index (`statistics_index`). `cos`: the cosines by
     chunk_id when they were asked already (a `cosine_body` query over these sources, or more);
     `stats`: `question_statistics` of the question, when it was asked already."""
     if not sources:
         return []
     if cos is None:
         cos = cosines(store, index, vector, [s["chunk_id"] for s in sources]) if vector is not None else {}
-    public = index.split(",")[0]
-    terms, n = stats if stats is not None else question_statistics(store, public, question)
-    carried = passage_terms(store, public, passage_texts(sources))
+    # the question's statistics in the same request as the unknown texts, unless asked already
+    asked, carried = _analysed(store, statistics_index(index), question if stats is None else None,
+                               passage_texts(sources), TERMS)
+    terms, n = stats if stats is not None else asked
     weights = content_terms(terms, max(n, 1))
     absent = absent_share(weights, terms)
     out = []

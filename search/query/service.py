@@ -595,7 +595,7 @@ class SearchService:
         plan = self.plan(req)
         timings = dict(plan.timings)
         # relevance's statistics of the question, asked while the first stage runs
-        public = plan.index.split(",")[0]
+        public = relevance.statistics_index(plan.index)
         stats = self._beside.submit(relevance.question_statistics, self.store, public, plan.focused or req.query)
         fused = self.first_stage(plan, timings)
         notes: list[str] = []
