@@ -348,6 +348,25 @@ def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
     }
 
 
+def lexical_field(language: str | None) -> str:
+    """The field that reads a chunk's own text in its language: `text.it` for Italian, else `text`
+    (the English legal analyzer)."""
+    return "text.it" if language == "it" else "text"
+
+
+def lexical_body(question: str, chunk_ids: list[str], language: str | None) -> dict:
+    """A BM25 of the question over the text alone of the chunks `chunk_ids` (as the document has
+    it, caption and article line included; not the heading path, section title or document
+    summary): the plain-BM25 view of a shortlist inside one document (issue 28's floor reads the
+    units' text alone), which the second stage blends in (`rerank.rerank`, `lexical`). The chunks
+    were fetched under the search's filters already; the body scores them and returns ids only."""
+    return {
+        "size": len(chunk_ids), "_source": False, "track_total_hits": False,
+        "query": {"bool": {"must": [{"match": {lexical_field(language): {"query": question}}}],
+                           "filter": [{"ids": {"values": chunk_ids}}]}},
+    }
+
+
 ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summary^2", "summary.exact^1",
                   "summary.it^1", "opening^0.5", "opening.it^0.5", "profile^1", "profile.it^1"]
 

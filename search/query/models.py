@@ -33,9 +33,11 @@ BI_ENCODER_RERANKERS: tuple[str, ...] = ("e5", "clause", "e5+clause")
 """The rerankers that embed chunks (cached, so `legalsearch index warm-rerank` can embed ahead)."""
 AUTO_RERANK = "clause"
 AUTO_RERANK_WEIGHT = 0.7
+AUTO_RERANK_LEXICAL = 0.2
 """What `rerank: auto` (the default) runs when the whole fused list lies in one long document: the
-clause rescorer, blended 0.7 with 0.3 of the fused score (docs/results.md, "The clause rescorer inside
-one long document")."""
+clause rescorer, blended 0.7 with 0.2 of a BM25 over the clauses' own text (when the question is in
+the document's language; else 0) and the rest, 0.1, of the fused score (docs/results.md, "The clause
+rescorer inside one long document" and "The clause's own words beside it")."""
 EMBEDDINGS: tuple[str, ...] = get_args(Embedding)
 DEFAULT_ABSTAIN = 0.02
 """The default abstention threshold on `Hit.relevance` (docs/results.md, "Relevance and abstention":
@@ -178,7 +180,8 @@ class RerankOptions(Options):
     method: Rerank = option(
         "auto", "auto (the default): a fused list that lies in one document is searched again, twice the depth "
         "deep; when the document fills that list (a long statute or contract, whose hundreds of sibling articles "
-        "carry one summary) the clause rescorer reorders it, blended 0.7 with 0.3 of the fused score; any "
+        "carry one summary) the clause rescorer reorders it, blended 0.7 with 0.2 of a BM25 over the clauses' own "
+        "text (when the question is in the document's language) and 0.1 of the fused score; any "
         "other list is final as fused. e5 (offline multilingual "
         "bi-encoder), clause (the index's embedder on the clause alone, without the document summary), "
         "e5+clause (both, equal shares), cross-encoder (a model you provide with rerank_model), or off. "
@@ -193,12 +196,25 @@ class RerankOptions(Options):
         "0.4 x its score with 0.6 x the fused score (each min-max normalised). `rerank: auto` blends 0.7 "
         "whatever this says.", flat="rerank_weight", gt=0.0,
         le=1.0)
+    lexical: float = option(
+        0.0, "A share of the order given to a BM25 of the question over the shortlist's own text (the chunk as "
+        "the document has it: no heading path or document summary; analysed in the document's language), taken "
+        "from the fused score's share: with rerank_weight 0.7 and 0.2 here the fused score keeps 0.1. Only when "
+        "the question is in the language of the shortlist's documents. `rerank: auto` uses 0.2 whatever this "
+        "says.", flat="rerank_lexical", ge=0.0, le=1.0)
     neighbours: float = option(
         0.0, "After a reranker, each hit gains this share of the best score among its neighbours in the "
         "shortlist (the chunks right before and after it in its document).", flat="rerank_neighbours", ge=0.0,
         le=1.0)
     threshold: float | None = option(None, "Drop hits the reranker scores below this; none left: not_found.",
                                      flat="rerank_threshold")
+
+    @model_validator(mode="after")
+    def _shares(self) -> RerankOptions:
+        if self.method != "auto" and self.weight + self.lexical > 1.0 + 1e-9:
+            raise ValueError(f"rerank_weight {self.weight} + rerank_lexical {self.lexical} exceed 1: the fused score "
+                             "keeps the rest of the order, so the two together may be 1 at most")
+        return self
 
 
 class ExpansionOptions(Options):

@@ -212,12 +212,16 @@ def _neighbours(sources: list[dict]) -> list[list[int]]:
 
 
 def rerank(reranker, query: str, sources: list[dict], first: list[float] | None = None, weight: float = 1.0,
-           neighbours: float = 0.0) -> tuple[list[tuple[dict, float]], float]:
+           neighbours: float = 0.0, lexical: list[float] | None = None, lexical_weight: float = 0.0
+           ) -> tuple[list[tuple[dict, float]], float]:
     """Sources reordered by the reranker's score (ties keep the first-stage order) + seconds taken.
 
     With `weight` below 1 and the first-stage scores `first`, the order is a blend: `weight` x the
     reranker's score plus (1 - `weight`) x the first-stage score, each min-max normalised over the
     shortlist so that neither scale dominates (an ensemble's members share `weight` equally).
+    With `lexical` (one score per source: a BM25 of the question over the chunk's own text,
+    `bodies.lexical_body`) and `lexical_weight` > 0, that share of the order goes to it, min-max
+    normalised too, and is taken from the first-stage score's: (1 - `weight` - `lexical_weight`).
     With `neighbours` > 0, each source then gains that share of the best blended score among its
     neighbours in the shortlist (the chunks right before and after it in its document): an answer
     often runs over adjacent clauses, and a clause next to a likely one is likelier itself. The
@@ -228,12 +232,19 @@ def rerank(reranker, query: str, sources: list[dict], first: list[float] | None 
         return [], time.perf_counter() - start
     parts = _parts(reranker, query, sources)
     scores = _mean(parts) if len(parts) > 1 else parts[0]
-    if weight < 1.0 and first is not None:
+    lexical_weight = lexical_weight if lexical else 0.0
+    if lexical and len(lexical) != len(sources):
+        raise ValueError(f"{len(lexical)} lexical scores for {len(sources)} sources")
+    if weight + lexical_weight > 1.0 + 1e-9:
+        raise ValueError(f"the reranker's share {weight} and the lexical share {lexical_weight} exceed 1")
+    if weight + lexical_weight < 1.0 and first is not None:
         if len(first) != len(sources):
             raise ValueError(f"{len(first)} first-stage scores for {len(sources)} sources")
-        order_by = [(1.0 - weight) * f for f in _minmax(first)]
+        order_by = [(1.0 - weight - lexical_weight) * f for f in _minmax(first)]
     else:
         order_by = [0.0] * len(sources)
+    if lexical_weight > 0:
+        order_by = [o + lexical_weight * x for o, x in zip(order_by, _minmax(lexical), strict=True)]
     for part in parts:
         order_by = [o + weight / len(parts) * p for o, p in zip(order_by, _minmax(part), strict=True)]
     if neighbours > 0:

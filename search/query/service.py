@@ -19,6 +19,7 @@ from legalsearch.config import Settings
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
+from legalsearch.load.language import detect_language
 from legalsearch.query import bodies, cite, expand, lexicon, relevance
 from legalsearch.query import context as ctx
 from legalsearch.query import highlight as highlighting
@@ -33,6 +34,7 @@ from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.log import RetrievalLog
 from legalsearch.query.models import (
     AUTO_RERANK,
+    AUTO_RERANK_LEXICAL,
     AUTO_RERANK_WEIGHT,
     BI_ENCODER_RERANKERS,
     Filters,
@@ -556,9 +558,13 @@ class SearchService:
                 warnings.append(f"{why_not}: the reranker left the first-stage order")
             return sources, {}, None
         reranker = self.rerankers.get(method, req.rerank.model or self.settings.rerank_model, plan.meta)
-        ranked, seconds = rerank(reranker, plan.focused or req.query, sources[:depth],
-                                 [score for _, score in fused[:depth]], weight, req.rerank.neighbours)
-        timings["rerank"] = round(seconds * 1000, 2)
+        question, shortlist = plan.focused or req.query, sources[:depth]
+        share = lexical_share(req, question, shortlist)
+        t = time.perf_counter()
+        lexical = self._beside.submit(self.lexical_scores, plan, question, shortlist) if share else None
+        ranked, seconds = rerank(reranker, question, shortlist, [score for _, score in fused[:depth]], weight,
+                                 req.rerank.neighbours, lexical.result() if lexical else None, share)
+        timings["rerank"] = _ms(t) if lexical else round(seconds * 1000, 2)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}
         reason = None
@@ -567,6 +573,14 @@ class SearchService:
             if not sources:
                 reason = f"all candidates scored below the rerank threshold {req.rerank.threshold}"
         return sources, scores, reason
+
+    def lexical_scores(self, plan: SearchPlan, question: str, sources: list[dict]) -> list[float]:
+        """The BM25 of `question` over each source's own text (`bodies.lexical_body`), 0 for a
+        source it does not match: the second stage's lexical share."""
+        ids = [source["chunk_id"] for source in sources]
+        answer = self.store.search(plan.index, bodies.lexical_body(question, ids, sources[0].get("language")))
+        scores = {hit["_id"]: hit["_score"] for hit in answer["hits"]["hits"]}
+        return [float(scores.get(cid, 0.0)) for cid in ids]
 
     def warm_rerank(self, index: str, name: str, progress: bool = False, batch: int = 64) -> dict[str, float]:
         """Embed every chunk of `index` for the bi-encoder reranker `name` (e5, clause, e5+clause)
@@ -859,7 +873,8 @@ def _one_document(sources: list[dict]) -> bool:
 
 def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[str, float]:
     """The second stage a request runs over its fused list (`sources`, ranked): (method, weight).
-    An explicit method runs as asked. `auto` runs the clause rescorer (blended `AUTO_RERANK_WEIGHT`)
+    An explicit method runs as asked. `auto` runs the clause rescorer (blended `AUTO_RERANK_WEIGHT`,
+    with `AUTO_RERANK_LEXICAL` of a BM25 over the clauses' own text where `lexical_share` allows)
     only when the fused list holds twice the depth (`deepens` searched it again) and lies in one
     document, and the question cites nothing: a long statute or contract, where hundreds of sibling
     articles carry the same document summary in their vectors and the clause alone tells them
@@ -872,6 +887,18 @@ def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[s
     if cites or not full or not _one_document(sources):
         return "off", req.rerank.weight
     return AUTO_RERANK, AUTO_RERANK_WEIGHT
+
+
+def lexical_share(req: SearchRequest, question: str, shortlist: list[dict]) -> float:
+    """The share of the second stage's order that goes to a BM25 over the chunks' own text:
+    `AUTO_RERANK_LEXICAL` under `rerank: auto`, else `rerank_lexical`; 0 when the shortlist's
+    documents are not all in the question's language (a BM25 across languages matches names and
+    numbers only, and min-max would magnify that noise)."""
+    share = AUTO_RERANK_LEXICAL if req.rerank.method == "auto" else req.rerank.lexical
+    if not share or not shortlist:
+        return 0.0
+    languages = {source.get("language") for source in shortlist}
+    return share if len(languages) == 1 and detect_language(question) in languages else 0.0
 
 
 def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: dict[str, float]) -> Hit:

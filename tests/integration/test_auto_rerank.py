@@ -61,11 +61,28 @@ def test_inside_one_long_document_the_default_is_the_clause_rescorer_over_the_de
     default = ask(service, index, question)
     assert default.rerank == "clause" and default.timings_ms["rerank"] > 0
     assert "search_deeper" not in default.timings_ms  # routed to its one document: in the first round trip
-    explicit = ask(service, index, question, rerank="clause", rerank_weight=0.7, rerank_depth=50)
+    explicit = ask(service, index, question, rerank="clause", rerank_weight=0.7, rerank_lexical=0.2, rerank_depth=50)
     assert [h.chunk_id for h in default.hits] == [h.chunk_id for h in explicit.hits]
     assert [h.rerank_score for h in default.hits] == pytest.approx([h.rerank_score for h in explicit.hits])
     off = ask(service, index, question, rerank="off")
     assert off.rerank is None and "search_deeper" not in off.timings_ms and "rerank" not in off.timings_ms
+
+
+def test_the_lexical_share_reads_the_chunk_text_alone(service, long_statute):
+    index = long_statute[0]
+    plan = service.plan(SearchRequest(query="deposit scheme", index=index, k=10))
+    everyone = [source for source, _ in service.run(plan, bodies.resized(plan.body, 100))]
+    deposits = [s for s in everyone if "deposit" in s["text"]][:3]
+    others = [s for s in everyone if "deposit" not in s["text"] and "scheme" not in s["text"]][:3]
+    assert len(deposits) == len(others) == 3
+    scores = service.lexical_scores(plan, "deposit scheme", deposits + others)
+    assert all(score > 0 for score in scores[:3]) and scores[3:] == [0.0, 0.0, 0.0]
+    # the document's title is in every chunk's summary (embedded_text), not in its text: a word of it
+    # alone scores nothing there, the words of the text do
+    minors = [s for s in everyone if "minor may not" in s["text"]][:2]
+    assert len(minors) == 2 and not any("Testland" in s["text"] for s in minors)
+    assert service.lexical_scores(plan, "Testland", minors) == [0.0, 0.0]
+    assert all(score > 0 for score in service.lexical_scores(plan, "minor consent", minors))
 
 
 def test_a_question_citing_an_article_keeps_the_fused_order(service, long_statute):

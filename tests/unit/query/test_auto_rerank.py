@@ -4,17 +4,26 @@ spare a request a round trip or an embedding (pure logic)."""
 
 from __future__ import annotations
 
-from legalsearch.query.bodies import count_body, filter_clauses, resized
-from legalsearch.query.models import AUTO_RERANK, AUTO_RERANK_WEIGHT, Filters, SearchRequest
+import pytest
+from legalsearch.query.bodies import count_body, filter_clauses, lexical_body, resized
+from legalsearch.query.models import (
+    AUTO_RERANK,
+    AUTO_RERANK_LEXICAL,
+    AUTO_RERANK_WEIGHT,
+    Filters,
+    SearchRequest,
+)
 from legalsearch.query.plan import SearchPlan, candidate_size
 from legalsearch.query.service import (
     auto_rerank,
     counts_first,
     deepens,
     focus_alone,
+    lexical_share,
     names_decide,
     ran_reranker,
 )
+from pydantic import ValidationError
 
 REQ = SearchRequest(query="q", k=10)  # depth 50: the deeper list holds 100
 
@@ -135,3 +144,31 @@ def test_only_a_question_focused_inside_one_named_document_skips_its_own_embeddi
     assert not focus_alone(req, ["Initech"], ["a:1", "b:1"])  # named alike: by_topic reads the vector
     assert not focus_alone(req, [], [])
     assert not focus_alone(SearchRequest(query="Initech"), ["Initech"], ["a:1"])  # nothing left to focus on
+
+
+def test_the_lexical_share_needs_the_question_in_the_shortlists_language():
+    english = [{"chunk_id": f"c{i}", "doc_id": "a", "language": "en"} for i in range(3)]
+    italian = [{**s, "language": "it"} for s in english]
+    question = "Which party must pay the penalty when delivery is late under the agreement?"
+    assert lexical_share(REQ, question, english) == AUTO_RERANK_LEXICAL == 0.2
+    assert lexical_share(REQ, question, italian) == 0.0  # across languages a BM25 matches names only
+    assert lexical_share(REQ, "Quale parte paga la penale se la consegna è in ritardo?", italian) == 0.2
+    assert lexical_share(REQ, question, english[:1] + italian[1:]) == 0.0  # a shortlist in two languages
+    assert lexical_share(REQ, question, []) == 0.0
+    explicit = REQ.replace(rerank="clause", rerank_weight=0.6)
+    assert lexical_share(explicit, question, english) == 0.0  # explicit methods: rerank_lexical, default 0
+    assert lexical_share(explicit.replace(rerank_lexical=0.3), question, english) == 0.3
+
+
+def test_an_explicit_blend_may_not_share_more_than_the_whole_order():
+    with pytest.raises(ValidationError, match="exceed 1"):
+        SearchRequest(query="q", rerank="clause", rerank_weight=0.9, rerank_lexical=0.2)
+    assert SearchRequest(query="q", rerank_lexical=0.9).rerank.lexical == 0.9  # auto uses its own shares
+
+
+def test_the_lexical_body_reads_the_chunk_text_in_its_language_and_returns_ids_only():
+    body = lexical_body("late delivery penalty", ["c1", "c2"], "en")
+    assert body["size"] == 2 and body["_source"] is False
+    assert body["query"]["bool"]["must"] == [{"match": {"text": {"query": "late delivery penalty"}}}]
+    assert body["query"]["bool"]["filter"] == [{"ids": {"values": ["c1", "c2"]}}]
+    assert "text.it" in lexical_body("penale", ["c1"], "it")["query"]["bool"]["must"][0]["match"]

@@ -89,3 +89,25 @@ def test_neighbours_lift_the_chunk_next_to_a_likely_one():
     # a: 1 + .2 x .5 (b); b: .5 + .2 x 1 (a); c: .5 (E has no neighbour); d: 0 (500 is no neighbour)
     assert ids(lifted) == ["a", "b", "c", "d"]
     assert [s for _, s in lifted] == [1.0, 0.5, 0.5, 0.0]  # the reranker's own scores
+
+
+def test_a_lexical_share_is_taken_from_the_fused_share():
+    # reranker (1, 0, 0, 0); lexical BM25 (0, 0, 4, 2) -> (0, 0, 1, .5); fused (0, 1, 0, 0)
+    # at weight .5 and lexical .3 (fused .2): a .5, b .2, c .3, d .15
+    ranked, _ = rerank(Fixed("x", [1.0, 0.0, 0.0, 0.0]), "q", SOURCES, [0, 1, 0, 0], 0.5,
+                       lexical=[0.0, 0.0, 4.0, 2.0], lexical_weight=0.3)
+    assert ids(ranked) == ["a", "c", "b", "d"]
+    assert [s for _, s in ranked] == [1.0, 0.0, 0.0, 0.0]  # the score shown stays the reranker's
+    # no lexical scores, or a zero share: the two-way blend exactly
+    two_way, _ = rerank(Fixed("x", [1.0, 0.0, 0.0, 0.0]), "q", SOURCES, [0, 1, 0, 0], 0.5)
+    assert ids(rerank(Fixed("x", [1.0, 0.0, 0.0, 0.0]), "q", SOURCES, [0, 1, 0, 0], 0.5, lexical=None,
+                      lexical_weight=0.3)[0]) == ids(two_way) == ["a", "b", "c", "d"]
+    assert ids(rerank(Fixed("x", [1.0, 0.0, 0.0, 0.0]), "q", SOURCES, [0, 1, 0, 0], 0.5,
+                      lexical=[0.0, 0.0, 4.0, 2.0], lexical_weight=0.0)[0]) == ids(two_way)
+
+
+def test_lexical_shares_that_leave_nothing_coherent_are_refused():
+    with pytest.raises(ValueError, match="exceed 1"):
+        rerank(Fixed("x", [1, 2, 3, 4]), "q", SOURCES, [1, 2, 3, 4], 0.9, lexical=[1, 2, 3, 4], lexical_weight=0.2)
+    with pytest.raises(ValueError, match="3 lexical scores for 4 sources"):
+        rerank(Fixed("x", [1, 2, 3, 4]), "q", SOURCES, [1, 2, 3, 4], 0.5, lexical=[1, 2, 3], lexical_weight=0.2)
