@@ -1,9 +1,7 @@
-"""The node side of the engine: ml-commons settings and connector bodies (pure), and the embedding
-server's process started, found again and stopped (a real `python -m legalsearch.embedserver`, no node)."""
+"""The node side of the engine: ml-commons settings and connector bodies (pure), and an embedding
+server switched off (the real server process: tests/integration/test_embedding_server_process.py)."""
 
 from __future__ import annotations
-
-import socket
 
 import pytest
 from legalsearch import embedserver
@@ -30,29 +28,6 @@ def test_connectors_name_the_served_model_and_a_timeout_per_side():
     assert body["parameters"] == {"model": "e5-passage"}
     assert (ml.connector_body(query)["client_config"]["read_timeout"], body["client_config"]["read_timeout"]) == (10, 120)
     assert ml.parse_name(query.name) == ("e5", "query") and ml.parse_name("legalsearch-e5-v1") is None
-
-
-@pytest.fixture
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def test_the_server_process_starts_once_answers_and_stops(tmp_path, free_port):
-    settings = Settings(node_home=tmp_path / "node", embed_port=free_port, embed_models="e5", opensearch_url=None)
-    state = embedserver.start(settings)
-    try:
-        assert state.url == f"http://127.0.0.1:{free_port}"
-        health = embedserver.wait_ready(settings, timeout=120)
-        assert health["status"] == "ok" and health["models"] == ["e5-query", "e5-passage", "e5"]
-        assert embedserver.start(settings).pid == state.pid  # idempotent
-        assert embedserver.endpoint(settings) == state.url
-    finally:
-        assert embedserver.stop(settings)
-    assert embedserver.running(settings) is None
-    assert embedserver.health(state.url, timeout=1)[0] == 0
-    assert not embedserver.stop(settings)
 
 
 def test_no_server_when_switched_off(tmp_path):
