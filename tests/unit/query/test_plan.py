@@ -106,6 +106,10 @@ def test_question_words_cut_possessives_and_keep_order():
     ("art. 1751-bis c.c. contratto di agenzia", ["1751-bis", "contratto", "agenzia"]),
     ("Cosa prevede l'Art. 7 del contratto Tecnoluce dell'Agente?", ["Tecnoluce", "Agente"]),
     ("What does Section 12A of Schedule 2 say?", ["12A"]),
+    # a percentage is an amount, not a name; a number that is not one stays
+    ("What if the distributor's purchases fall more than 15% short of the target?", []),
+    ("Se il fornitore aumenta i prezzi del 15 per cento, il distributore può andarsene?", []),
+    ("Liability cap raised to 150 percent of the Fees under the 2019 Kestrel licence", ["Liability", "Fees", "2019", "Kestrel"]),
 ])
 def test_question_words_keep_only_name_like_words(question, expected):
     assert question_words(question) == expected
