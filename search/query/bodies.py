@@ -348,10 +348,14 @@ def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
     }
 
 
+TEXT_FIELDS = {"it": "text.it"}
+"""The field that reads a chunk's own text by its language; every other language uses `text`
+(English analysis). Highlighting and the second stage's lexical share read the same one."""
+
+
 def lexical_field(language: str | None) -> str:
-    """The field that reads a chunk's own text in its language: `text.it` for Italian, else `text`
-    (the English legal analyzer)."""
-    return "text.it" if language == "it" else "text"
+    """The field that reads a chunk's own text in its language (`TEXT_FIELDS`)."""
+    return TEXT_FIELDS.get(language or "", "text")
 
 
 def lexical_body(question: str, chunk_ids: list[str], language: str | None) -> dict:

@@ -22,14 +22,13 @@ if TYPE_CHECKING:
 
 OPEN, CLOSE = "\ue000", "\ue001"
 """Marks the engine puts around a match: Unicode private-use characters, never in a legal text."""
-FIELDS = {"it": "text.it"}
-"""The highlighted field by passage language; every other language uses `text` (English analysis)."""
+FIELDS = bodies.TEXT_FIELDS
+"""The highlighted field by passage language (`bodies.TEXT_FIELDS`)."""
 LEXICAL = ("bm25", "identifier")
 """The fused lists whose words can match a passage's text (the title list matches only titles)."""
 
 
-def field_of(language: str | None) -> str:
-    return FIELDS.get(language or "", "text")
+field_of = bodies.lexical_field
 
 
 def highlight_query(kinds: tuple[str, ...], body: dict, question: str) -> dict:

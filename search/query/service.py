@@ -562,9 +562,9 @@ class SearchService:
         share = lexical_share(req, question, shortlist)
         t = time.perf_counter()
         lexical = self._beside.submit(self.lexical_scores, plan, question, shortlist) if share else None
-        ranked, seconds = rerank(reranker, question, shortlist, [score for _, score in fused[:depth]], weight,
-                                 req.rerank.neighbours, lexical.result() if lexical else None, share)
-        timings["rerank"] = _ms(t) if lexical else round(seconds * 1000, 2)
+        ranked, _ = rerank(reranker, question, shortlist, [score for _, score in fused[:depth]], weight,
+                           req.rerank.neighbours, lexical.result() if lexical else None, share)
+        timings["rerank"] = _ms(t)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}
         reason = None

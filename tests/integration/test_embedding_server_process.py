@@ -4,18 +4,16 @@ starts a server and loads real models (moved out of `make unit`, which covers pu
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from legalsearch import embedserver
 from legalsearch.config import Settings
 
+from tests.integration import webserver
+
 
 @pytest.fixture
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    return webserver.free_port()
 
 
 def test_the_server_process_starts_once_answers_and_stops(tmp_path, free_port):
