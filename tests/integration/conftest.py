@@ -38,6 +38,16 @@ def poll(found, what: str, seconds: float = 30.0):
     return answer
 
 
+def logged(admin_store, log_index: str, search, query: dict) -> list[dict]:
+    """The hits of `query` in the retrieval log (`search(index, body)`: the reader's own store's
+    search), for `poll`: [] while the log index does not exist, since on a fresh node the background
+    writer creates it with the first record, which lands after the search returns."""
+    if not admin_store.index_exists(log_index):
+        return []
+    admin_store.refresh(log_index)
+    return search(log_index, {"query": query})["hits"]["hits"]
+
+
 @pytest.fixture(scope="session")
 def sample_index(store, run_ingest):
     with ingested_index(store, run_ingest, "test-samples", [SAMPLES], embedder="e5") as found:

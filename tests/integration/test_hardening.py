@@ -65,7 +65,7 @@ def test_the_retrieval_log_records_the_requested_and_the_dropped_groups(settings
                                                                         sample_index, people):
     from legalsearch import LegalSearch
 
-    from tests.integration.conftest import poll, user_store
+    from tests.integration.conftest import logged, poll, user_store
 
     client = LegalSearch(settings.model_copy(update={"log_searches": True}), url=opensearch_url)
     client.embedders = admin_client.embedders
@@ -75,8 +75,7 @@ def test_the_retrieval_log_records_the_requested_and_the_dropped_groups(settings
     carol = user_store(settings, opensearch_url, *people["carol"])
 
     def written():  # the record lands after the search returns (a background writer)
-        admin_client.store.refresh(settings.log_index)
-        return carol.search(settings.log_index, {"query": {"match_phrase": {"query": marker}}})["hits"]["hits"]
+        return logged(admin_client.store, settings.log_index, carol.search, {"match_phrase": {"query": marker}})
 
     [hit] = poll(written, "bob's search in the retrieval log")
     record = hit["_source"]

@@ -10,7 +10,7 @@ from legalsearch.index import indices
 from legalsearch.query import expand, fusion
 from legalsearch.query.models import Filters, SearchRequest
 
-from tests.integration.conftest import poll
+from tests.integration.conftest import logged, poll
 
 MODES = ("hybrid", "bm25", "knn")
 
@@ -327,10 +327,7 @@ def test_retrieval_log_record(settings, store, embedders, sample_index, index_na
     log_index = index_name + "-log"
 
     def written():  # the record lands after the search returns (a background writer)
-        if not store.index_exists(log_index):
-            return []
-        store.refresh(log_index)
-        return store.search(log_index, {"query": {"match_all": {}}})["hits"]["hits"]
+        return logged(store, log_index, store.search, {"match_all": {}})
 
     records = poll(written, "the retrieval log record")
     assert logging_service.retrieval_log.flush() and len(written()) == 1

@@ -21,7 +21,7 @@ from legalsearch.security.roles import READER_ROLE
 from legalsearch.security.secrets import make_password, secrets_of
 
 from tests.conftest import REPO
-from tests.integration.conftest import poll, user_store
+from tests.integration.conftest import logged, poll, user_store
 from tests.integration.test_dashboards_mapping import _aggs_body
 
 PRIVILEGED = "privileged-note-litigation"
@@ -118,8 +118,7 @@ def test_only_the_auditor_reads_the_retrieval_log(settings, opensearch_url, admi
     carol = user_store(settings, opensearch_url, *people["carol"])
 
     def written():  # the record lands after the search returns (a background writer)
-        admin_client.store.refresh(log_index)
-        return carol.search(log_index, record)["hits"]["hits"]
+        return logged(admin_client.store, log_index, carol.search, record["query"])
 
     poll(written, "alice's search in the retrieval log")
     for reader in ("alice", "bob"):
