@@ -165,6 +165,12 @@ class RoutingOptions(Options):
         "each document's title, type and outline (its profile; embedded once per process and cached); the best "
         "takes one more routing place, last, when routing left it out. In a registry of at most 300 documents.",
         flat="routing_subjects")
+    cross_language: int = option(
+        3, "For a routed document in another language than the question's (a BM25 cannot match across "
+        "languages): that language is also searched alone, in the same round trip, and the best of its chunks "
+        "take the last N places of the top k (at most a third of k); when routing puts such a document first, "
+        "its language's chunks take their scores from that search. 0 turns both off.",
+        flat="routing_cross_language", ge=0, le=50)
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
         "document that carries the label and matches the question's subject best (routing's ranking) gets the "
