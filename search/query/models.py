@@ -168,8 +168,7 @@ class RoutingOptions(Options):
     cross_language: int = option(
         3, "For a routed document in another language than the question's (a BM25 cannot match across "
         "languages): that language is also searched alone, in the same round trip, and the best of its chunks "
-        "take the last N places of the top k (at most a third of k); when routing puts such a document first, "
-        "its language's chunks take their scores from that search. 0 turns both off.",
+        "take the last N places of the top k, never one of the first 7. 0 turns it off.",
         flat="routing_cross_language", ge=0, le=50)
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "

@@ -46,7 +46,6 @@ from legalsearch.query.plan import (
     MAX_QUERY_REFS,
     MAX_SUBJECT_DOCS,
     SearchPlan,
-    across_languages,
     apply_current_prior,
     apply_open_places,
     apply_routing_prior,
@@ -283,34 +282,30 @@ class SearchService:
             pipeline = pipeline_for(req.fusion.technique, req.fusion.rank_constant, req.experimental.normalization, req.fusion.weights, kinds,
                                     req.fusion.title_weight)
         across = None
-        language, how = self.across_language(req, docs_index, routed, prior) \
-            if body.get("query", {}).get("hybrid") and not named_by else (None, "")
-        if language:  # a routed document's language fused alone (plan.across_languages / language_places)
+        language = self.across_language(req, docs_index, routed, prior) \
+            if body.get("query", {}).get("hybrid") and not named_by else None
+        if language:  # a routed document's language searched alone (plan.language_places)
             alone = searched.model_copy(update={"languages": (language,)})
             across = (language, bodies.body_of(req.mode, size, bodies.sub_query_list(
                 req.mode, text=text, vector=vector, filters=alone, size=size, refs=list(refs), boost_doc_keys=boost,
-                model_id=model_id, titles=titles, ef_search=bodies.knn_ef_search(meta))), how)
+                model_id=model_id, titles=titles, ef_search=bodies.knn_ef_search(meta))))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()), places, across)
 
-    def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float
-                        ) -> tuple[str | None, str]:
-        """(a language, how), with `routing_cross_language`: the language the first routed document
-        is in, when it is not the question's and the corpus holds both ("scored": the routing prior
-        orders the documents, `plan.across_languages`); else the first other language a routed
-        document is in ("places", `plan.language_places`); else (None, ""). Not asked where the question names its documents
-        (`plan`): names match in every language, and the order of documents named alike ("Kestrel":
-        the NDA and the Italian licence) is routing's guess from the rest of the question, which the
-        whole top k would then follow."""
-        if not (req.routing.cross_language and prior and routed) or req.filters.languages:
-            return None, ""
+    def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float) -> str | None:
+        """The first language, in routing's order, that a routed document is in and the question is
+        not, when the corpus holds both (`routing_cross_language`; the routing prior orders the
+        documents); else None. Not asked where the question names its documents (`plan`): names match
+        in every language."""
+        if not (cross_language_places(req) and prior and routed) or req.filters.languages:
+            return None
         languages = self.doc_languages(docs_index)
         if len(languages) < 2:
-            return None, ""
+            return None
         question = detect_language(req.query)
         if question not in languages:
-            return None, ""
+            return None
         missing = [key for key in routed if (docs_index, key) not in self._doc_language]
         if missing:
             hits = self.store.search(docs_index, {"size": len(missing), "_source": ["doc_key", "language"],
@@ -319,10 +314,7 @@ class SearchService:
             for key in missing:
                 self._doc_language[(docs_index, key)] = found.get(key)
         langs = [self._doc_language[(docs_index, key)] for key in routed]
-        if langs[0] and langs[0] != question and langs[0] in languages:
-            return langs[0], "scored"
-        other = next((lang for lang in langs if lang and lang != question and lang in languages), None)
-        return (other, "places") if other and cross_language_places(req) else (None, "")
+        return next((lang for lang in langs if lang and lang != question and lang in languages), None)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
@@ -522,19 +514,14 @@ class SearchService:
     def run(self, plan: SearchPlan, body: dict | None = None) -> list[tuple[dict, float]]:
         """(source, fused score) in ranked order for the plan's body (or `body`, e.g. a resized copy);
         with `plan.across`, the same search over a routed document's language alone in the same
-        round trip: its best chunks take the last places of the top k (`plan.language_places`), or,
-        where that document was routed first, its hits take that language's (`plan.across_languages`)."""
+        round trip, whose best chunks take the last places of the top k (`plan.language_places`)."""
         body = body or plan.body
         if plan.across:
-            language, alone, how = plan.across
             inline = plan.pipeline[1] if plan.pipeline else None
             answers = self.store.msearch([(plan.index, body, inline),
-                                          (plan.index, bodies.resized(alone, body.get("size", 0)), inline)])
-            if how == "places":
-                return language_places(self.ranked(plan, answers[0]), self.ranked(plan, answers[1]),
-                                       cross_language_places(plan.request), plan.request.k)
-            hits = across_languages(answers[0]["hits"]["hits"], answers[1]["hits"]["hits"], language)
-            return self.ranked(plan, {"hits": {"hits": hits}})
+                                          (plan.index, bodies.resized(plan.across[1], body.get("size", 0)), inline)])
+            return language_places(self.ranked(plan, answers[0]), self.ranked(plan, answers[1]),
+                                   cross_language_places(plan.request), plan.request.k)
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
         return self.ranked(plan, self.store.search(plan.index, body, pipeline=name))
 

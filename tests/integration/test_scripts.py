@@ -73,7 +73,7 @@ def load_module(name: str):
 
 
 def test_every_benchmark_answers_help():
-    assert len(SCRIPTS) == 21, SCRIPTS
+    assert len(SCRIPTS) == 22, SCRIPTS
     with ThreadPoolExecutor(max_workers=3) as pool:  # a fresh interpreter each: imports dominate
         outputs = dict(zip(SCRIPTS, pool.map(lambda s: run(s, "--help"), SCRIPTS), strict=True))
     for script, out in outputs.items():
@@ -321,3 +321,11 @@ def test_ingest_vs_embedder_on_one_document(tmp_path, node_env):
     assert re.search(r"^\s+raw embedder\s+[\d.]+ chunks/s", out, re.M), out
     assert re.search(r"^\s+whole ingest\s+[\d.]+ chunks/s .+ of raw$", out, re.M), out
     assert re.search(r"^\| in-process ONNX MiniLM \| \d+ \|", out, re.M), out
+
+
+def test_cross_language_cost_times_both_settings_and_counts_the_second_searches(sample_index):
+    out = run("cross_language_cost.py", f"{REPO / 'evaluation/gold/sample-gold.jsonl'}:{sample_index[0]}")
+    sent = re.search(r"(\d+) questions; the second search sent for (\d+)", out)
+    assert sent and 0 < int(sent[2]) < int(sent[1]), out  # a bilingual corpus: some questions, not all
+    assert re.search(r"routing_cross_language=3: p50 [\d.]+ ms, p95 [\d.]+ ms", out), out
+    assert re.search(r"routing_cross_language=0: p50 [\d.]+ ms, p95 [\d.]+ ms", out), out

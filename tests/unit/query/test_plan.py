@@ -302,24 +302,7 @@ def test_open_places_go_to_the_best_remaining_chunks_by_fused_score_without_the_
     assert [s["chunk_id"] for s, _ in apply_open_places(ranked, routed, 0.0, 1, 3)][:2] == ["a1", "b1"]
 
 
-def test_a_language_searched_alone_takes_its_chunks_places_and_keeps_the_others():
-    from legalsearch.query.plan import across_languages
-
-    def hit(chunk: str, language: str, score: float) -> dict:
-        return {"_source": {"chunk_id": chunk, "language": language}, "_score": score}
-
-    fused = [hit("en1", "en", 0.9), hit("en2", "en", 0.7), hit("it1", "it", 0.3), hit("en3", "en", 0.2)]
-    # the Italian chunks fused among themselves: the best of them is the best of its list
-    alone = [hit("it1", "it", 0.95), hit("it2", "it", 0.5)]
-    out = across_languages(fused, alone, "it")
-    assert [h["_source"]["chunk_id"] for h in out] == ["it1", "en1", "en2", "it2"]  # as many as were fetched
-    assert [h["_score"] for h in out] == [0.95, 0.9, 0.7, 0.5]
-    # nothing in that language alone: the other chunks as they were, the language's own ones gone
-    assert [h["_source"]["chunk_id"] for h in across_languages(fused, [], "it")] == ["en1", "en2", "en3"]
-
-
-
-def test_another_language_takes_the_last_places_of_the_top_k_and_never_more_than_a_third():
+def test_another_language_takes_the_last_places_of_the_top_k_and_never_one_of_the_first_seven():
     from legalsearch.query.plan import cross_language_places, language_places
 
     ranked = [(_src("a:1", f"a{i}"), 1.0 - i / 10) for i in range(6)]
@@ -329,6 +312,6 @@ def test_another_language_takes_the_last_places_of_the_top_k_and_never_more_than
     assert [s["chunk_id"] for s, _ in out] == ["a0", "a1", "i1", "i2", "a2", "a3", "a4", "a5"]
     assert language_places(ranked, [], 2, 4) == ranked and language_places(ranked, alone, 0, 4) == ranked
     assert cross_language_places(SearchRequest(query="q")) == 3  # k 10: the last 3
-    assert cross_language_places(SearchRequest(query="q", k=5)) == 1
-    assert cross_language_places(SearchRequest(query="q", k=2)) == 0
+    assert cross_language_places(SearchRequest(query="q", k=8)) == 1 and cross_language_places(SearchRequest(query="q", k=30)) == 3
+    assert cross_language_places(SearchRequest(query="q", k=5)) == 0 and cross_language_places(SearchRequest(query="q", k=3)) == 0
     assert cross_language_places(SearchRequest(query="q", routing_cross_language=0)) == 0

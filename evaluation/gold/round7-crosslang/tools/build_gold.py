@@ -1,5 +1,9 @@
-"""Writes the two cross-language gold files (json only; no search import)."""
+"""Writes the two cross-language gold files beside tools/ (json only; no search import)."""
+
 import json
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
 
 CL = "[class:cross-language] "
 
@@ -100,7 +104,7 @@ R3 = [
 ]
 
 for name, rows in (("xl-r2-gold.jsonl", R2), ("xl-r3-gold.jsonl", R3)):
-    with open(name, "w", encoding="utf-8") as fh:
+    with open(HERE / name, "w", encoding="utf-8") as fh:
         for r in rows:
             fh.write(json.dumps(r, ensure_ascii=False) + "\n")
     print(name, len(rows))
