@@ -272,9 +272,13 @@ class SearchService:
         if not req.experimental.bm25_stop_words and model_id is None:  # neural: one text feeds both
             text = bodies.without_stop_words(text)
         searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
-        subs = bodies.sub_query_list(req.mode, text=text, vector=vector, filters=searched, size=size,
-                                     refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles,
-                                     ef_search=bodies.knn_ef_search(meta))
+
+        def sub_queries(over: Filters) -> list:
+            return bodies.sub_query_list(req.mode, text=text, vector=vector, filters=over, size=size,
+                                         refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles,
+                                         ef_search=bodies.knn_ef_search(meta))
+
+        subs = sub_queries(searched)
         kinds = tuple(kind for kind, _ in subs)
         body = bodies.body_of(req.mode, size, subs)
         pipeline = None
@@ -286,9 +290,7 @@ class SearchService:
             if body.get("query", {}).get("hybrid") and not named_by else None
         if language:  # a routed document's language searched alone (plan.language_places)
             alone = searched.model_copy(update={"languages": (language,)})
-            across = (language, bodies.body_of(req.mode, size, bodies.sub_query_list(
-                req.mode, text=text, vector=vector, filters=alone, size=size, refs=list(refs), boost_doc_keys=boost,
-                model_id=model_id, titles=titles, ef_search=bodies.knn_ef_search(meta))))
+            across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()), places, across)
