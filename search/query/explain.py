@@ -29,7 +29,7 @@ from typing import Any
 from legalsearch.query import expand
 from legalsearch.query.fusion import explain_pipeline
 from legalsearch.query.models import SearchRequest
-from legalsearch.query.plan import apply_current_prior, apply_routing_prior
+from legalsearch.query.plan import apply_current_prior, apply_routing_prior, cross_language_places
 from legalsearch.query.service import SearchService
 
 _FIELD_KEYED = ("knn", "neural")
@@ -105,9 +105,12 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     plan = service.plan(req)
     kinds = list(plan.kinds)
     # the fused list before the priors, as `search` gets it from the engine; then the priors
-    engine = service.run(dataclasses.replace(plan, prior=0.0, current=None))
+    engine = service.run(dataclasses.replace(plan, prior=0.0, current=None, across=None))
     routed = apply_routing_prior(engine, plan.routed, plan.prior)
     final = apply_current_prior(routed, plan.current)
+    places = cross_language_places(req) if plan.across else 0
+    if places:  # the last places of the top k: a routed language searched alone, as `search` orders them
+        final = service.run(plan)
     before = {src["chunk_id"]: score for src, score in engine}
     after_routing = {src["chunk_id"]: score for src, score in routed}
 
@@ -123,7 +126,8 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     combination = normalization = None
     for rank, (src, score) in enumerate(top, start=1):
         cid = src["chunk_id"]
-        why = explanations.get(cid)
+        language_place = rank > req.k - places
+        why = explanations.get(cid) if not language_place else None  # the engine explained the fused search only
         if why and why["combination"]:
             combination, normalization = why["combination"], why["normalization"]
         scores = why["scores"] if why else dict.fromkeys(kinds)
@@ -135,9 +139,12 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
             "doc_title": src.get("doc_title"),
             "version": src.get("version"),
             "fused_score": score,
-            "engine_score": before[cid],
+            "engine_score": before.get(cid) if not language_place else None,
             "explained_score": why["explained_score"] if why else None,
-            "priors": {"routing": after_routing[cid] - before[cid], "current": score - after_routing[cid]},
+            "priors": ({"routing": after_routing[cid] - before[cid], "current": score - after_routing[cid]}
+                       if not language_place else {}),
+            # one of the last places: its score is from the search of its language alone
+            "language_place": plan.across[0] if language_place else None,
             "scores": scores,
             "unlabelled": why["unlabelled"] if why else [],
             "bm25_explanation": bm25["explanation"] if bm25 else None,
@@ -179,10 +186,11 @@ def render(result: dict) -> str:
     lines.append(head)
     for row in result["hits"]:
         cells = "  ".join(f"{_cell(row['scores'].get(n)):>16}" for n in lists)
-        engine = f"{row['engine_score']:>8.5f}"
-        priors = sum(row["priors"].values())
-        lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {engine}  {priors:>+7.3f}  {cells}  "
-                     f"{row['chunk_id']} (§ {row['section'] or '-'}, {row['doc_title']} v{row['version']})")
+        engine = f"{row['engine_score']:>8.5f}" if row["engine_score"] is not None else f"{'-':>8}"
+        priors = f"{sum(row['priors'].values()):>+7.3f}" if row["priors"] else f"{'-':>7}"
+        place = f"; a place of {row['language_place']}, searched alone" if row.get("language_place") else ""
+        lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {engine}  {priors}  {cells}  "
+                     f"{row['chunk_id']} (§ {row['section'] or '-'}, {row['doc_title']} v{row['version']}{place})")
     for row in result.get("expanded") or []:
         lines.append(f"  + {row['chunk_id']} (via {row['via']}; § {row['section'] or '-'}, {row['doc_title']})")
     return "\n".join(lines)

@@ -76,3 +76,16 @@ def test_the_routing_prior_is_ours_and_shown_apart(service, sample_index):
         assert row["engine_score"] + row["priors"]["routing"] + row["priors"]["current"] == pytest.approx(
             row["fused_score"], abs=1e-9)
         assert row["explained_score"] == pytest.approx(row["engine_score"], abs=1e-3)
+
+
+def test_the_other_languages_places_are_explained_where_search_puts_them(service, sample_index):
+    req = SearchRequest(query="Who owns the intellectual property created under the services agreement?",
+                        index=sample_index[0], k=10)
+    result = explain(service, req)
+    searched = service.search(req)
+    assert [r["chunk_id"] for r in result["hits"]] == [h.chunk_id for h in searched.hits if h.via == "retrieval"][:10]
+    places = [r for r in result["hits"] if r["language_place"]]
+    assert [r["rank"] for r in places] == [8, 9, 10] and {r["language_place"] for r in places} == {"it"}
+    assert all(r["engine_score"] is None and r["priors"] == {} for r in places)  # scored by the Italian search alone
+    assert all(r["language_place"] is None and r["engine_score"] is not None for r in result["hits"][:7])
+    assert "a place of it, searched alone" in render(result)
