@@ -182,10 +182,20 @@ def language_places(ranked: list[tuple[dict, float]], alone: list[tuple[dict, fl
     if not places or not alone:
         return ranked
     head = ranked[:max(0, k - places)]
-    taken = {src.get("chunk_id") for src, _ in head}
-    extra = [(src, score) for src, score in alone if src.get("chunk_id") not in taken][:places]
-    taken |= {src.get("chunk_id") for src, _ in extra}
-    return head + extra + [(src, score) for src, score in ranked[len(head):] if src.get("chunk_id") not in taken]
+    return _placed(head, _placed(head, alone)[len(head):len(head) + places], ranked[len(head):])
+
+
+def _placed(first: list[tuple[dict, float]], *rest: list[tuple[dict, float]]) -> list[tuple[dict, float]]:
+    """`first`, then each of `rest` in turn without the chunks already placed: a list whose first
+    places were given out (open places, another language's places), the rest in its own order."""
+    placed = list(first)
+    taken = {src.get("chunk_id") for src, _ in placed}
+    for ranked in rest:
+        for src, score in ranked:
+            if src.get("chunk_id") not in taken:
+                placed.append((src, score))
+                taken.add(src.get("chunk_id"))
+    return placed
 
 
 def cited_prior_docs(ranked: list[str], carrying: dict[str, str]) -> list[str]:
@@ -526,6 +536,4 @@ def apply_open_places(ranked: list[tuple[dict, float]], routed: tuple[str, ...],
         return apply_routing_prior(ranked, routed, weight)
     keys = set(routed)
     boosted = apply_routing_prior([(src, score) for src, score in ranked if src.get("doc_key") in keys], routed, weight)
-    head = boosted[:max(0, k - places)]
-    taken = {src.get("chunk_id") for src, _ in head}
-    return head + [(src, score) for src, score in ranked if src.get("chunk_id") not in taken]
+    return _placed(boosted[:max(0, k - places)], ranked)

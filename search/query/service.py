@@ -286,8 +286,7 @@ class SearchService:
             pipeline = pipeline_for(req.fusion.technique, req.fusion.rank_constant, req.experimental.normalization, req.fusion.weights, kinds,
                                     req.fusion.title_weight)
         across = None
-        language = self.across_language(req, docs_index, routed, prior) \
-            if body.get("query", {}).get("hybrid") and not named_by else None
+        language = self.across_language(req, docs_index, routed, prior) if pipeline and not named_by else None
         if language:  # a routed document's language searched alone (plan.language_places)
             alone = searched.model_copy(update={"languages": (language,)})
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
