@@ -109,8 +109,9 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     routed = apply_routing_prior(engine, plan.routed, plan.prior)
     final = apply_current_prior(routed, plan.current)
     places = cross_language_places(req) if plan.across else 0
-    if places:  # the last places of the top k: a routed language searched alone, as `search` orders them
+    if places:  # places of the top k given to a routed language searched alone, as `search` orders them
         final = service.run(plan)
+    start = req.k - places if plan.across_after is None else plan.across_after  # they come after these
     before = {src["chunk_id"]: score for src, score in engine}
     after_routing = {src["chunk_id"]: score for src, score in routed}
 
@@ -126,7 +127,7 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     combination = normalization = None
     for rank, (src, score) in enumerate(top, start=1):
         cid = src["chunk_id"]
-        language_place = rank > req.k - places
+        language_place = start < rank <= start + places
         why = explanations.get(cid) if not language_place else None  # the engine explained the fused search only
         if why and why["combination"]:
             combination, normalization = why["combination"], why["normalization"]
@@ -143,7 +144,7 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
             "explained_score": why["explained_score"] if why else None,
             "priors": ({"routing": after_routing[cid] - before[cid], "current": score - after_routing[cid]}
                        if not language_place else {}),
-            # one of the last places: its score is from the search of its language alone
+            # one of the language's places: its score is from the search of its language alone
             "language_place": plan.across[0] if language_place else None,
             "scores": scores,
             "unlabelled": why["unlabelled"] if why else [],

@@ -168,7 +168,8 @@ class RoutingOptions(Options):
     cross_language: int = option(
         3, "For a routed document in another language than the question's (a BM25 cannot match across "
         "languages): that language is also searched alone, in the same round trip, and the best of its chunks "
-        "take the last N places of the top k, never one of the first 7. 0 turns it off.",
+        "take the last N places of the top k (never one of the first 7) or, when the document the question's "
+        "subject points to (routing_subjects) is in that language, the N places after the first 2. 0 turns it off.",
         flat="routing_cross_language", ge=0, le=50)
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "

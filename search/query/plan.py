@@ -43,6 +43,7 @@ class SearchPlan:
     current: tuple[str, float] | None = None  # (today, weight): no as_of, text no longer in force ranks lower
     open_places: int = 0            # of the top k, places left open to every document (open_places)
     across: tuple[str, dict] | None = None  # (language, body): a routed document's language searched alone
+    across_after: int | None = None  # the places its chunks come after (language_places); None: the last ones
 
     @property
     def index(self) -> str:
@@ -158,6 +159,11 @@ def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...
 LANGUAGE_PLACES_AFTER = 7
 """The places of the top k that stay the fused list's whatever `routing_cross_language` asks."""
 
+LANGUAGE_PLACES_SUBJECT_AFTER = 2
+"""The places that stay the fused list's when the document the question's subject points to (the
+subject list's first, `routing_subjects`) is in the other language: its language's places come
+right after them (3 to 5 of 10) instead of last."""
+
 
 def cross_language_places(req: SearchRequest) -> int:
     """How many of the top k `language_places` gives another language: `routing_cross_language`,
@@ -166,11 +172,22 @@ def cross_language_places(req: SearchRequest) -> int:
     return max(0, min(req.routing.cross_language, req.k - LANGUAGE_PLACES_AFTER))
 
 
-def language_places(ranked: list[tuple[dict, float]], alone: list[tuple[dict, float]], places: int, k: int
-                    ) -> list[tuple[dict, float]]:
-    """The last `places` of the top k given to the best chunks of another language fused alone
-    (`alone`, with the routing prior) that the first k - `places` of `ranked` do not hold; then
-    the rest of `ranked`. For a routed document in another language than the question's ("I
+def language_places_after(req: SearchRequest, subject_in_language: bool) -> int | None:
+    """Where another language's places start (`language_places`' `after`): right after the first
+    `LANGUAGE_PLACES_SUBJECT_AFTER` when the subject list's first document is in that language
+    (the multilingual embedding, the only bridge between the languages, says the question is about
+    that document; on the dev halves 8 questions ranked their document higher, 6 of them 8th ->
+    3rd, and none lower), else None (the last places)."""
+    if not subject_in_language:
+        return None
+    return min(LANGUAGE_PLACES_SUBJECT_AFTER, req.k - cross_language_places(req))
+
+
+def language_places(ranked: list[tuple[dict, float]], alone: list[tuple[dict, float]], places: int, k: int,
+                    after: int | None = None) -> list[tuple[dict, float]]:
+    """The last `places` of the top k (or the `places` after the first `after`) given to the best
+    chunks of another language fused alone (`alone`, with the routing prior) that those first
+    places of `ranked` do not hold; then the rest of `ranked`. For a routed document in another language than the question's ("I
     already bought products from this company: may it email me offers?" asked of an Italian
     privacy notice): a BM25 cannot match across languages and a multilingual embedding puts a
     passage in the question's own language closer, so in one list fused by min-max its chunks sit
@@ -181,7 +198,7 @@ def language_places(ranked: list[tuple[dict, float]], alone: list[tuple[dict, fl
     questions at hit@5: the other language's version of the same article came first.)"""
     if not places or not alone:
         return ranked
-    head = ranked[:max(0, k - places)]
+    head = ranked[:max(0, k - places if after is None else min(after, k - places))]
     return _placed(head, _placed(head, alone)[len(head):len(head) + places], ranked[len(head):])
 
 

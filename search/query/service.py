@@ -58,6 +58,7 @@ from legalsearch.query.plan import (
     focus_question,
     function_words,
     language_places,
+    language_places_after,
     merge_named,
     naming_words,
     needs_vector,
@@ -214,6 +215,7 @@ class SearchService:
                 timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
+        subject = None  # the subject list's first document (route)
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
         if cited_but_named(req, routing):
@@ -232,7 +234,7 @@ class SearchService:
                 named_by = []
         elif routing != "off":
             t = time.perf_counter()
-            ranked, named_by = self.route(req, vector, filters, model_id, text, docs_index, refs, found=found)
+            ranked, named_by, subject = self.route(req, vector, filters, model_id, text, docs_index, refs, found=found)
             routed = tuple(ranked)
             timings["routing"] = timings.get("routing", 0.0) + _ms(t)
             if routing == "filter" and routed:
@@ -285,14 +287,16 @@ class SearchService:
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion.technique, req.fusion.rank_constant, req.experimental.normalization, req.fusion.weights, kinds,
                                     req.fusion.title_weight)
-        across = None
+        across, after = None, None
         language = self.across_language(req, docs_index, routed, prior) if pipeline and not named_by else None
         if language:  # a routed document's language searched alone (plan.language_places)
             alone = searched.model_copy(update={"languages": (language,)})
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
+            after = language_places_after(req, subject in routed
+                                          and self._doc_language.get((docs_index, subject)) == language)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused, current_prior(req, today()), places, across)
+                          focused, current_prior(req, today()), places, across, after)
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float) -> str | None:
         """The first language, in routing's order, that a routed document is in and the question is
@@ -319,9 +323,10 @@ class SearchService:
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
-              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str]]:
-        """(the doc_keys of the best documents for the query, the words that named them): the
-        documents the question names (`named`), else the best by title, parties, summary, profile.
+              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str], str | None]:
+        """(the doc_keys of the best documents for the query, the words that named them, the first
+        document of the subject list or None): the documents the question names (`named`), else the
+        best by title, parties, summary, profile.
 
         With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
         normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
@@ -355,7 +360,7 @@ class SearchService:
                 if kinds:  # a kind of document asked about that no named one is of ("... before the board approved it?")
                     named = with_subject_kinds(named, self.subject_ranking(req, vector, filters, docs_index, None, True),
                                                kinds)
-                return named, words
+                return named, words, None
         # the routing ranking and the profiles of the subject list in one round trip (asked only when
         # used: under load the node's time, not the round trip, is what a speculative request costs)
         subjects = self.subject_request(req, vector, filters, docs_index)
@@ -365,14 +370,16 @@ class SearchService:
         ranked = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
         kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
         if kinds:  # routing weighed by the kind of document the question asks about
-            routed = with_subject_kinds(ranked, self.subject_ranking(req, vector, filters, docs_index, None, True,
-                                                                     profiles), kinds)
+            typed = self.subject_ranking(req, vector, filters, docs_index, None, True, profiles)
+            routed, subjects = with_subject_kinds(ranked, typed, kinds), [key for key, _ in typed[:1]]
         else:
-            routed = with_subject(ranked, self.subject_ranking(req, vector, filters, docs_index, 1, answer=profiles))
+            subjects = self.subject_ranking(req, vector, filters, docs_index, 1, answer=profiles)
+            routed = with_subject(ranked, subjects)
+        subject = subjects[0] if subjects else None
         if req.routing.names == "off":
-            return routed, []
+            return routed, [], subject
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
-            words if named else []
+            words if named else [], subject
 
     def cited_route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None, text: str,
                     chunks_index: str, docs_index: str, refs) -> list[str]:
@@ -394,7 +401,7 @@ class SearchService:
         carrying = {b["key"]: (b["type"]["buckets"][0]["key"] if b["type"]["buckets"] else "") for b in buckets}
         if not carrying:
             return []
-        ranked, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
+        ranked, _, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
                                vector, filters, model_id, text, docs_index, refs)
         return cited_prior_docs(ranked, carrying)
 
@@ -522,7 +529,7 @@ class SearchService:
             answers = self.store.msearch([(plan.index, body, inline),
                                           (plan.index, bodies.resized(plan.across[1], body.get("size", 0)), inline)])
             return language_places(self.ranked(plan, answers[0]), self.ranked(plan, answers[1]),
-                                   cross_language_places(plan.request), plan.request.k)
+                                   cross_language_places(plan.request), plan.request.k, plan.across_after)
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
         return self.ranked(plan, self.store.search(plan.index, body, pipeline=name))
 

@@ -1,7 +1,8 @@
 """A question in one language about a document in the other (the sample corpus holds English and
 Italian contracts): a routed document's language searched alone beside the fused search, whose best
-chunks take the last places of the top k (`routing_cross_language`), against the real node and the
-real multilingual model."""
+chunks take the last places of the top k, or places 3-5 when the question's subject points to a
+document in that language (`routing_cross_language`), against the real node and the real
+multilingual model."""
 
 from __future__ import annotations
 
@@ -14,22 +15,36 @@ def _search(service, index: str, query: str, **kw):
     return service.search(SearchRequest(query=query, index=index, k=10, **kw))
 
 
-def test_an_italian_question_gets_the_english_documents_routing_kept_in_the_last_places(service, sample_index):
+def test_an_italian_question_gets_the_english_documents_its_subject_points_to_from_the_third_place(service, sample_index):
+    # "How long does the confidentiality obligation last?": routing keeps an Italian contract first and
+    # two English NDAs, and the subject list (the question's vector against each document's profile)
+    # has an English NDA first
     q = "Quanto dura l'obbligo di riservatezza?"
-    on, off = _search(service, sample_index[0], q), _search(service, sample_index[0], q, routing_cross_language=0)
-    english = {h.doc_id for h in on.hits[7:10]}
+    req = SearchRequest(query=q, index=sample_index[0], k=10)
+    plan = service.plan(req)
+    assert plan.across and plan.across[0] == "en" and plan.across_after == 2
+    on, off = service.search(req), _search(service, sample_index[0], q, routing_cross_language=0)
     assert on.routed_docs == off.routed_docs and on.routed_docs[0].startswith(BETA)
-    assert [h.chunk_id for h in on.hits[:7]] == [h.chunk_id for h in off.hits[:7]]
-    # the last three places: the routed NDAs, searched in English alone, which the fused list ranked lower
+    assert [h.chunk_id for h in on.hits[:2]] == [h.chunk_id for h in off.hits[:2]]  # the first two as they were
+    # places 3-5: the routed NDAs, searched in English alone, which the fused list ranked lower
+    assert all(h.language == "en" and h.doc_id.startswith("nda-acme-") for h in on.hits[2:5])
+    assert not any(h.doc_id.startswith("nda-acme-") for h in off.hits[:5])
+    # without the subject list (routing_subjects off) the same search gives them the last places
+    last = _search(service, sample_index[0], q, routing_subjects=False)
+    plain = _search(service, sample_index[0], q, routing_subjects=False, routing_cross_language=0)
+    assert [h.chunk_id for h in last.hits[:7]] == [h.chunk_id for h in plain.hits[:7]]
+    english = {h.doc_id for h in last.hits[7:10]}
     assert english and all(doc.startswith("nda-acme-") for doc in english)
-    assert sum(h.doc_id.startswith("nda-acme-") for h in on.hits[:10]) > sum(h.doc_id.startswith("nda-acme-")
-                                                                          for h in off.hits[:10])
+    assert sum(h.doc_id.startswith("nda-acme-") for h in last.hits[:10]) > sum(h.doc_id.startswith("nda-acme-")
+                                                                            for h in plain.hits[:10])
 
 
 def test_a_routed_document_in_the_other_language_takes_the_last_places_of_the_top_k(service, sample_index):
     q = "Who owns the intellectual property created under the services agreement?"
     on, off = _search(service, sample_index[0], q), _search(service, sample_index[0], q, routing_cross_language=0)
     assert BETA in {key.split(":")[0] for key in on.routed_docs[1:]}  # routed, not first
+    # the subject list points to the English agreement the question names by its kind: the last places
+    assert service.plan(SearchRequest(query=q, index=sample_index[0], k=10)).across_after is None
     assert [h.chunk_id for h in on.hits[:7]] == [h.chunk_id for h in off.hits[:7]]  # the first places as they were
     assert [h.doc_id for h in on.hits[7:10]] == [BETA] * 3
     assert BETA not in {h.doc_id for h in off.hits[:10]}
@@ -38,3 +53,4 @@ def test_a_routed_document_in_the_other_language_takes_the_last_places_of_the_to
     assert [h.chunk_id for h in eight.hits[:7]] == [h.chunk_id for h in off.hits[:7]] and eight.hits[7].doc_id == BETA
     five = service.search(SearchRequest(query=q, index=sample_index[0], k=5))
     assert BETA not in {h.doc_id for h in five.hits[:5]}
+
