@@ -171,6 +171,11 @@ class RoutingOptions(Options):
         "take the last N places of the top k (never one of the first 7) or, when the document the question's "
         "subject points to (routing_subjects) is in that language, the N places after the first 2. 0 turns it off.",
         flat="routing_cross_language", ge=0, le=50)
+    cross_language_subject: bool = option(
+        True, "Those places come after the first 2 when the question's subject points to a document in that "
+        "language (false: always the last ones; for a corpus that holds the same text in two languages, where "
+        "the other version of the article asked about then takes places 3 to 5).",
+        flat="routing_cross_language_subject")
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
         "document that carries the label and matches the question's subject best (routing's ranking) gets the "

@@ -292,7 +292,7 @@ class SearchService:
         if language:  # a routed document's language searched alone (plan.language_places)
             alone = searched.model_copy(update={"languages": (language,)})
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
-            after = language_places_after(req, subject in routed
+            after = language_places_after(req, req.routing.cross_language_subject and subject in routed
                                           and self._doc_language.get((docs_index, subject)) == language)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),

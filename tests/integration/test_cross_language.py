@@ -29,14 +29,16 @@ def test_an_italian_question_gets_the_english_documents_its_subject_points_to_fr
     # places 3-5: the routed NDAs, searched in English alone, which the fused list ranked lower
     assert all(h.language == "en" and h.doc_id.startswith("nda-acme-") for h in on.hits[2:5])
     assert not any(h.doc_id.startswith("nda-acme-") for h in off.hits[:5])
-    # without the subject list (routing_subjects off) the same search gives them the last places
-    last = _search(service, sample_index[0], q, routing_subjects=False)
-    plain = _search(service, sample_index[0], q, routing_subjects=False, routing_cross_language=0)
-    assert [h.chunk_id for h in last.hits[:7]] == [h.chunk_id for h in plain.hits[:7]]
+    # routing_cross_language_subject off: the same routing, and the last places
+    last = _search(service, sample_index[0], q, routing_cross_language_subject=False)
+    assert last.routed_docs == on.routed_docs
+    assert [h.chunk_id for h in last.hits[:7]] == [h.chunk_id for h in off.hits[:7]]
     english = {h.doc_id for h in last.hits[7:10]}
     assert english and all(doc.startswith("nda-acme-") for doc in english)
     assert sum(h.doc_id.startswith("nda-acme-") for h in last.hits[:10]) > sum(h.doc_id.startswith("nda-acme-")
-                                                                            for h in plain.hits[:10])
+                                                                            for h in off.hits[:10])
+    # and without the subject list (routing_subjects off) there is nothing to point to
+    assert service.plan(req.replace(routing_subjects=False)).across_after is None
 
 
 def test_a_routed_document_in_the_other_language_takes_the_last_places_of_the_top_k(service, sample_index):
