@@ -686,8 +686,10 @@ def search(client, query: str, as_json: bool, end_user: str | None, **options) -
     xref:<chunk_id>, the hit that cites them; --xrefs-at inline puts each right after that hit).
     Each retrieved hit carries `fused_score` (the engine's fused score after the routing and
     current-text priors), `rerank_score` (when a reranker ran) and `score` (the reranker's when one
-    ran, else the fused one): an order within one response, not a calibrated confidence. Every hit
-    also carries `relevance`, a calibrated probability (0-1) that it answers the question,
+    ran, else the fused one): an order within one response, not a calibrated confidence. A hit with
+    `language_place` ("searched in it alone") holds one of the places given to a routed document in
+    the other language (--routing-cross-language): its scores are from that language's search
+    alone. Every hit also carries `relevance`, a calibrated probability (0-1) that it answers the question,
     comparable across questions. `not_found` is true when nothing passes the filters, or when no
     retrieved hit's relevance reaches the abstain threshold (the hits are still listed, as the
     closest passages; `--abstain 0`, in --help-all, turns this off). Expansion passages
@@ -749,6 +751,7 @@ def _render_search(r) -> str:
                          "answer (--abstain 0 turns abstention off)")
     for h in r.hits:
         shown = [f"score {h.score:.3f}"] if h.score is not None and h.via == "retrieval" else []
+        shown += [f"searched in {h.language_place} alone"] if h.language_place else []
         shown += [] if h.relevance is None else [f"relevance {h.relevance:.2f}"]
         marker = (f"   <- {h.via}" if h.via != "retrieval" else "") + (f"   ({', '.join(shown)})" if shown else "")
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")

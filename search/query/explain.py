@@ -29,7 +29,12 @@ from typing import Any
 from legalsearch.query import expand
 from legalsearch.query.fusion import explain_pipeline
 from legalsearch.query.models import SearchRequest
-from legalsearch.query.plan import apply_current_prior, apply_routing_prior, cross_language_places
+from legalsearch.query.plan import (
+    LANGUAGE_PLACE,
+    apply_current_prior,
+    apply_routing_prior,
+    cross_language_places,
+)
 from legalsearch.query.service import SearchService
 
 _FIELD_KEYED = ("knn", "neural")
@@ -111,7 +116,6 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     places = cross_language_places(req) if plan.across else 0
     if places:  # places of the top k given to a routed language searched alone, as `search` orders them
         final = service.run(plan)
-    start = req.k - places if plan.across_after is None else plan.across_after  # they come after these
     before = {src["chunk_id"]: score for src, score in engine}
     after_routing = {src["chunk_id"]: score for src, score in routed}
 
@@ -127,7 +131,7 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     combination = normalization = None
     for rank, (src, score) in enumerate(top, start=1):
         cid = src["chunk_id"]
-        language_place = start < rank <= start + places
+        language_place = src.get(LANGUAGE_PLACE)  # marked by plan.language_places
         why = explanations.get(cid) if not language_place else None  # the engine explained the fused search only
         if why and why["combination"]:
             combination, normalization = why["combination"], why["normalization"]
@@ -145,7 +149,7 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
             "priors": ({"routing": after_routing[cid] - before[cid], "current": score - after_routing[cid]}
                        if not language_place else {}),
             # one of the language's places: its score is from the search of its language alone
-            "language_place": plan.across[0] if language_place else None,
+            "language_place": language_place,
             "scores": scores,
             "unlabelled": why["unlabelled"] if why else [],
             "bm25_explanation": bm25["explanation"] if bm25 else None,

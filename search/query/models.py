@@ -427,6 +427,9 @@ class Hit(BaseModel):
     language: str | None = None
     doc_type: str | None = None
     clause_labels: list[str] = []
+    language_place: str | None = Field(
+        None, description="the language searched alone for this hit's place (routing_cross_language: a routed "
+        "document in another language than the question's); its scores are from that search, not the fused one")
     score: float | None = Field(
         None, description="rerank_score when a reranker ran over the response (None for a hit below its "
         "rerank_depth), else fused_score: an order within one response, not a calibrated confidence (see relevance)")
@@ -474,7 +477,7 @@ CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
-        "rerank_score", "highlights", "relevance"}},
+        "rerank_score", "highlights", "relevance", "language_place"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }

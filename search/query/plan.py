@@ -183,11 +183,17 @@ def language_places_after(req: SearchRequest, subject_in_language: bool) -> int 
     return min(LANGUAGE_PLACES_SUBJECT_AFTER, req.k - cross_language_places(req))
 
 
+LANGUAGE_PLACE = "_language_place"
+"""The key `language_places` sets on the copy of a source it placed: the language searched alone
+(`Hit.language_place`; its score is from that search, not the fused one)."""
+
+
 def language_places(ranked: list[tuple[dict, float]], alone: list[tuple[dict, float]], places: int, k: int,
-                    after: int | None = None) -> list[tuple[dict, float]]:
+                    after: int | None = None, language: str | None = None) -> list[tuple[dict, float]]:
     """The last `places` of the top k (or the `places` after the first `after`) given to the best
     chunks of another language fused alone (`alone`, with the routing prior) that those first
-    places of `ranked` do not hold; then the rest of `ranked`. For a routed document in another language than the question's ("I
+    places of `ranked` do not hold; then the rest of `ranked`. Each placed chunk is a copy of its
+    source marked with `language` (`LANGUAGE_PLACE`). For a routed document in another language than the question's ("I
     already bought products from this company: may it email me offers?" asked of an Italian
     privacy notice): a BM25 cannot match across languages and a multilingual embedding puts a
     passage in the question's own language closer, so in one list fused by min-max its chunks sit
@@ -199,7 +205,9 @@ def language_places(ranked: list[tuple[dict, float]], alone: list[tuple[dict, fl
     if not places or not alone:
         return ranked
     head = ranked[:max(0, k - places if after is None else min(after, k - places))]
-    return _placed(head, _placed(head, alone)[len(head):len(head) + places], ranked[len(head):])
+    chosen = [({**src, LANGUAGE_PLACE: language}, score)
+              for src, score in _placed(head, alone)[len(head):len(head) + places]]
+    return _placed(head, chosen, ranked[len(head):])
 
 
 def _placed(first: list[tuple[dict, float]], *rest: list[tuple[dict, float]]) -> list[tuple[dict, float]]:

@@ -43,6 +43,7 @@ from legalsearch.query.models import (
     SearchResponse,
 )
 from legalsearch.query.plan import (
+    LANGUAGE_PLACE,
     MAX_QUERY_REFS,
     MAX_SUBJECT_DOCS,
     SearchPlan,
@@ -529,7 +530,8 @@ class SearchService:
             answers = self.store.msearch([(plan.index, body, inline),
                                           (plan.index, bodies.resized(plan.across[1], body.get("size", 0)), inline)])
             return language_places(self.ranked(plan, answers[0]), self.ranked(plan, answers[1]),
-                                   cross_language_places(plan.request), plan.request.k, plan.across_after)
+                                   cross_language_places(plan.request), plan.request.k, plan.across_after,
+                                   plan.across[0])
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None
         return self.ranked(plan, self.store.search(plan.index, body, pipeline=name))
 
@@ -967,7 +969,7 @@ def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: d
         char_start=source["char_start"], char_end=source["char_end"], text=source["text"],
         citation=cite.cite(source), via=via, language=source.get("language"), doc_type=source.get("doc_type"),
         clause_labels=source.get("clause_labels") or [], score=rerank_score if reranked else fused_score,
-        fused_score=fused_score, rerank_score=rerank_score,
+        fused_score=fused_score, rerank_score=rerank_score, language_place=source.get(LANGUAGE_PLACE) if retrieved else None,
     )
 
 

@@ -28,6 +28,8 @@ def test_an_italian_question_gets_the_english_documents_its_subject_points_to_fr
     assert [h.chunk_id for h in on.hits[:2]] == [h.chunk_id for h in off.hits[:2]]  # the first two as they were
     # places 3-5: the routed NDAs, searched in English alone, which the fused list ranked lower
     assert all(h.language == "en" and h.doc_id.startswith("nda-acme-") for h in on.hits[2:5])
+    assert [h.rank for h in on.hits if h.language_place] == [3, 4, 5] and on.hits[2].language_place == "en"
+    assert not any(h.language_place for h in off.hits)
     assert not any(h.doc_id.startswith("nda-acme-") for h in off.hits[:5])
     # routing_cross_language_subject off: the same routing, and the last places
     last = _search(service, sample_index[0], q, routing_cross_language_subject=False)

@@ -331,3 +331,14 @@ def test_another_language_comes_after_the_first_two_places_when_the_subject_poin
     assert len(out) == len(set(out)) == 13
     # `after` never pushes the places past the top k
     assert [s["chunk_id"] for s, _ in language_places(ranked, alone, 3, 4, 2)][:4] == ["a0", "i1", "i2", "i3"]
+
+
+def test_the_chunks_another_language_placed_are_marked_copies():
+    from legalsearch.query.plan import LANGUAGE_PLACE, language_places
+
+    ranked = [(_src("a:1", f"a{i}"), 1.0 - i / 10) for i in range(4)]
+    alone = [(_src("it:1", "i1"), 0.9), (_src("a:1", "a0"), 0.8)]
+    out = language_places(ranked, alone, 2, 4, language="it")
+    assert [(s["chunk_id"], s.get(LANGUAGE_PLACE)) for s, _ in out] == [
+        ("a0", None), ("a1", None), ("i1", "it"), ("a2", None), ("a3", None)]
+    assert LANGUAGE_PLACE not in alone[0][0]  # the engine's source is left as it was
