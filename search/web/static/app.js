@@ -113,6 +113,8 @@
     const head = el("div");
     head.append(el("span", hit.citation, "citation"));
     if (hit.via !== "retrieval") head.append(" ", el("span", hit.via.split(":")[0] === "definition" ? "definition" : "cited", "via"));
+    // one of the places given to a routed document in the other language: scored by that language's search alone
+    if (hit.language_place) head.append(" ", el("span", `searched in ${hit.language_place} alone`, "via"));
     item.append(head);
     item.append(el("div", `${(hit.heading_path || []).join(" › ") || "(no heading)"} · version ${hit.version} · `
       + validity(hit.valid_from, hit.valid_to) + (hit.jurisdiction ? ` · ${hit.jurisdiction}` : "")
