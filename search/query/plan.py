@@ -340,6 +340,9 @@ least 2) carry it: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement"
 _WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
 _POSSESSIVE = re.compile(r"['’]s$")
 _PERCENT = re.compile(r"\s*(?:%|per\s*cent\b|percent\b|per\s*cento\b)", re.IGNORECASE)
+# a number joined to the words of its unit ("15-year-old", "16-week", "30-day"), not to the Latin
+# suffix of an inserted article ("1-bis", "3-bis": labels, parse.numbering)
+_AMOUNT = re.compile(r"\d[\d.,]*(?:-(?!(?:bis|ter|quater|quinquies|sexies|septies|octies)$)[a-z]+)+")
 """What follows a number given as a percentage (`question_words`: an amount names nothing)."""
 _ELISION = re.compile(r"^(?:l|un|dell|all|dall|nell|sull|coll|d|c|quest|quell|tutt)['’](?=\w)", re.IGNORECASE)
 """An Italian article or preposition elided onto a word ("l'Art.", "dell'Agente"): not part of it."""
@@ -383,7 +386,9 @@ def question_words(query: str) -> list[str]:
     * a number given as a percentage ("15%", "150 per cent", "30 per cento"): an amount, which a
       document's title, parties or summary may carry by chance (an address, a date) and which
       then named that document alone (round 6 topics: "more than 15% short of the yearly minimum
-      target" was routed to a lease whose summary carries a 15).
+      target" was routed to a lease whose summary carries a 15), and a number joined to its unit
+      ("My 15-year-old wants to use the garden app", "a 30-day notice"), which named the two
+      documents whose openings carry a 15 and the words "year" and "old".
     """
     mixed = written_like_names(query)
     stop, cited = function_words(), citation_words()
@@ -391,7 +396,8 @@ def question_words(query: str) -> list[str]:
     for m in _WORD.finditer(query):
         word = _POSSESSIVE.sub("", _ELISION.sub("", m.group(0)))
         key = word.lower()
-        if len(word) < 2 or key in seen or key in cited or (word.isdigit() and _PERCENT.match(query, m.end())):
+        if len(word) < 2 or key in seen or key in cited or (word.isdigit() and _PERCENT.match(query, m.end())) \
+                or _AMOUNT.fullmatch(word):
             continue
         if mixed and not any(c.isupper() or c.isdigit() for c in word):
             continue

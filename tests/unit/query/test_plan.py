@@ -110,6 +110,10 @@ def test_question_words_cut_possessives_and_keep_order():
     ("What if the distributor's purchases fall more than 15% short of the target?", []),
     ("Se il fornitore aumenta i prezzi del 15 per cento, il distributore può andarsene?", []),
     ("Liability cap raised to 150 percent of the Fees under the 2019 Kestrel licence", ["Liability", "Fees", "2019", "Kestrel"]),
+    # so is a number joined to its unit; an inserted article's Latin suffix stays a label
+    ("My 15-year-old wants to use the garden App for a 16-week plan", ["App"]),
+    ("Does Kestrel's 30-day notice apply?", ["Kestrel"]),
+    ("Art. 8-bis del regolamento degli orti: a chi va il compost?", ["8-bis"]),
 ])
 def test_question_words_keep_only_name_like_words(question, expected):
     assert question_words(question) == expected
