@@ -8,6 +8,7 @@ through it, so they cannot drift apart.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sys
 import time
@@ -47,6 +48,7 @@ from legalsearch.query.plan import (
     MAX_QUERY_REFS,
     MAX_SUBJECT_DOCS,
     SearchPlan,
+    across_documents,
     apply_current_prior,
     apply_open_places,
     apply_routing_prior,
@@ -216,7 +218,7 @@ class SearchService:
                 timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
-        subject = None  # the subject list's first document (route)
+        subjects: list[str] = []  # the subject list (route)
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
         if cited_but_named(req, routing):
@@ -235,7 +237,7 @@ class SearchService:
                 named_by = []
         elif routing != "off":
             t = time.perf_counter()
-            ranked, named_by, subject = self.route(req, vector, filters, model_id, text, docs_index, refs, found=found)
+            ranked, named_by, subjects = self.route(req, vector, filters, model_id, text, docs_index, refs, found=found)
             routed = tuple(ranked)
             timings["routing"] = timings.get("routing", 0.0) + _ms(t)
             if routing == "filter" and routed:
@@ -288,16 +290,20 @@ class SearchService:
         if "hybrid" in body["query"]:
             pipeline = pipeline_for(req.fusion.technique, req.fusion.rank_constant, req.experimental.normalization, req.fusion.weights, kinds,
                                     req.fusion.title_weight)
-        across, after = None, None
+        across, after, across_docs = None, None, ()
         language = self.across_language(req, docs_index, routed, prior) if pipeline and not named_by else None
         if language:  # a routed document's language searched alone (plan.language_places)
+            known = {key: self._doc_language.get((docs_index, key)) for key in (*subjects, *routed)}
+            across_docs = across_documents(routed, subjects, known, language, req.routing.docs)
             alone = searched.model_copy(update={"languages": (language,)})
+            if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
+                alone = alone.model_copy(update={"doc_keys": across_docs})
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
-            after = language_places_after(req, req.routing.cross_language_subject and subject in routed
-                                          and self._doc_language.get((docs_index, subject)) == language)
+            after = language_places_after(req, req.routing.cross_language_subject and bool(subjects)
+                                          and subjects[0] in routed and known.get(subjects[0]) == language)
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused, current_prior(req, today()), places, across, after)
+                          focused, current_prior(req, today()), places, across, after, across_docs)
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float) -> str | None:
         """The first language, in routing's order, that a routed document is in and the question is
@@ -324,10 +330,10 @@ class SearchService:
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
-              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str], str | None]:
-        """(the doc_keys of the best documents for the query, the words that named them, the first
-        document of the subject list or None): the documents the question names (`named`), else the
-        best by title, parties, summary, profile.
+              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str], list[str]]:
+        """(the doc_keys of the best documents for the query, the words that named them, the subject
+        list: every document the caller may see, best first by subject, or [] when there is none):
+        the documents the question names (`named`), else the best by title, parties, summary, profile.
 
         With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
         normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
@@ -361,7 +367,7 @@ class SearchService:
                 if kinds:  # a kind of document asked about that no named one is of ("... before the board approved it?")
                     named = with_subject_kinds(named, self.subject_ranking(req, vector, filters, docs_index, None, True),
                                                kinds)
-                return named, words, None
+                return named, words, []
         # the routing ranking and the profiles of the subject list in one round trip (asked only when
         # used: under load the node's time, not the round trip, is what a speculative request costs)
         subjects = self.subject_request(req, vector, filters, docs_index)
@@ -372,15 +378,14 @@ class SearchService:
         kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
         if kinds:  # routing weighed by the kind of document the question asks about
             typed = self.subject_ranking(req, vector, filters, docs_index, None, True, profiles)
-            routed, subjects = with_subject_kinds(ranked, typed, kinds), [key for key, _ in typed[:1]]
+            routed, subjects = with_subject_kinds(ranked, typed, kinds), [key for key, _ in typed]
         else:
-            subjects = self.subject_ranking(req, vector, filters, docs_index, 1, answer=profiles)
+            subjects = self.subject_ranking(req, vector, filters, docs_index, None, answer=profiles)
             routed = with_subject(ranked, subjects)
-        subject = subjects[0] if subjects else None
         if req.routing.names == "off":
-            return routed, [], subject
+            return routed, [], subjects
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
-            words if named else [], subject
+            words if named else [], subjects
 
     def cited_route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None, text: str,
                     chunks_index: str, docs_index: str, refs) -> list[str]:
@@ -412,7 +417,7 @@ class SearchService:
         or the engine embeds the question (no vector here)."""
         if not req.routing.subjects or vector is None:
             return None
-        return docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type", "profile"],
+        return docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type", "profile", "language"],
                             "query": {"bool": {"filter": bodies.filter_clauses(filters)}}}, None
 
     def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int | None,
@@ -430,6 +435,8 @@ class SearchService:
         hits = (answer or self.store.search(request[0], request[1]))["hits"]["hits"]
         if not hits or len(hits) > MAX_SUBJECT_DOCS:
             return []
+        for h in hits:  # the documents' languages come with them (across_language, plan.across_documents)
+            self._doc_language[(docs_index, h["_source"]["doc_key"])] = h["_source"].get("language")
         embedder = self.embedders.for_query(self.target(req.index)[2])
         texts = [subject_text(h["_source"]) for h in hits]
         missing = list(dict.fromkeys(t for t in texts if (embedder.cache_key, t) not in self._subjects))
@@ -529,7 +536,8 @@ class SearchService:
             inline = plan.pipeline[1] if plan.pipeline else None
             answers = self.store.msearch([(plan.index, body, inline),
                                           (plan.index, bodies.resized(plan.across[1], body.get("size", 0)), inline)])
-            return language_places(self.ranked(plan, answers[0]), self.ranked(plan, answers[1]),
+            alone = dataclasses.replace(plan, routed=plan.across_docs) if plan.across_docs else plan
+            return language_places(self.ranked(plan, answers[0]), self.ranked(alone, answers[1]),
                                    cross_language_places(plan.request), plan.request.k, plan.across_after,
                                    plan.across[0])
         name = self.pipelines.ensure(*plan.pipeline) if plan.pipeline else None

@@ -58,3 +58,21 @@ def test_a_routed_document_in_the_other_language_takes_the_last_places_of_the_to
     five = service.search(SearchRequest(query=q, index=sample_index[0], k=5))
     assert BETA not in {h.doc_id for h in five.hits[:5]}
 
+
+
+def test_the_other_language_is_searched_over_the_documents_the_question_is_about_even_unrouted(service, sample_index):
+    # "May the landlord evict me without a reason when the lease ends?": routing's BM25 reads the
+    # Italian words, keeps the Italian contracts and, for English, the MSA and an NDA; the subject
+    # list (multilingual, the question's vector against each document's profile) has the Housing Act
+    # first of the English documents
+    q = "Il padrone di casa può sfrattarmi senza un motivo alla fine del contratto di locazione?"
+    req = SearchRequest(query=q, index=sample_index[0], k=10)
+    plan = service.plan(req)
+    assert plan.across and plan.across[0] == "en"
+    assert not any(key.startswith("housing-act-1988") for key in plan.routed)
+    assert plan.across_docs[0].startswith("housing-act-1988")
+    on = service.search(req)
+    places = [h for h in on.hits[:10] if h.language_place]
+    assert [h.rank for h in places] == [8, 9, 10] and all(h.doc_id == "housing-act-1988" for h in places)
+    assert [h.chunk_id for h in on.hits[:7]] == [h.chunk_id for h in _search(service, sample_index[0], q,
+                                                                              routing_cross_language=0).hits[:7]]

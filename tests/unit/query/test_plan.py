@@ -346,3 +346,17 @@ def test_the_chunks_another_language_placed_are_marked_copies():
     assert [(s["chunk_id"], s.get(LANGUAGE_PLACE)) for s, _ in out] == [
         ("a0", None), ("a1", None), ("i1", "it"), ("a2", None), ("a3", None)]
     assert LANGUAGE_PLACE not in alone[0][0]  # the engine's source is left as it was
+
+
+def test_another_language_is_searched_over_the_documents_the_subject_list_puts_first_in_it():
+    from legalsearch.query.plan import across_documents
+
+    language = {"it-a": "it", "it-b": "it", "it-c": "it", "it-d": "it", "en-a": "en", "en-b": "en"}
+    subjects = ["en-a", "it-c", "it-a", "en-b", "it-d", "it-b"]
+    routed = ["en-b", "it-b", "en-a"]
+    # the subject list's first 2 in Italian, then routing's Italian documents; never an English one
+    assert across_documents(routed, subjects, language, "it", 2) == ("it-c", "it-a", "it-b")
+    assert across_documents(routed, subjects, language, "it", 5) == ("it-c", "it-a", "it-d", "it-b")
+    assert across_documents(routed, subjects, language, "en", 1) == ("en-a", "en-b")
+    # no subject list: routing's documents, as routed (the plan keeps `routed`)
+    assert across_documents(routed, [], language, "it", 3) == ()
