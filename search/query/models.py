@@ -177,6 +177,11 @@ class RoutingOptions(Options):
         "language (false: always the last ones; for a corpus that holds the same text in two languages, where "
         "the other version of the article asked about then takes places 3 to 5).",
         flat="routing_cross_language_subject")
+    cross_language_margin: float = option(
+        0.02, "The subject points to that language when its best document by subject is within this much of the "
+        "subject list's first (cosine; e5 scores the same text about 0.01 lower in the other language; 0: only "
+        "when the first is in that language). Another multilingual model may want another margin.",
+        flat="routing_cross_language_margin", ge=0.0, le=2.0)
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
         "document that carries the label and matches the question's subject best (routing's ranking) gets the "

@@ -14,6 +14,7 @@ import sys
 import time
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import date
+from typing import NamedTuple
 
 import numpy as np
 from legalsearch.config import Settings
@@ -70,6 +71,7 @@ from legalsearch.query.plan import (
     question_kinds,
     question_words,
     routing_prior,
+    subject_near,
     subject_text,
     with_subject,
     with_subject_kinds,
@@ -80,6 +82,14 @@ from legalsearch.security.principal import Authenticator
 from legalsearch.store import Store, msearch_error
 
 log = logging.getLogger(__name__)
+
+
+class Subject(NamedTuple):
+    """A document of the subject list (`SearchService.subject_list`) and its cosine to the question."""
+
+    key: str
+    doc_type: str
+    score: float
 
 TARGET_TTL_S = 2.0
 """How long a process trusts the index behind an alias before looking again: a reindex that
@@ -218,7 +228,7 @@ class SearchService:
                 timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
-        subjects: list[str] = []  # the subject list (route)
+        subjects: list[Subject] = []  # the subject list (route)
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
         if cited_but_named(req, routing):
@@ -293,14 +303,15 @@ class SearchService:
         across, after, across_docs = None, None, ()
         language = self.across_language(req, docs_index, routed, prior) if pipeline and not named_by else None
         if language:  # a routed document's language searched alone (plan.language_places)
-            known = {key: self._doc_language.get((docs_index, key)) for key in (*subjects, *routed)}
-            across_docs = across_documents(routed, subjects, known, language, req.routing.docs)
+            keys = [s.key for s in subjects]
+            known = {key: self._doc_language.get((docs_index, key)) for key in (*keys, *routed)}
+            across_docs = across_documents(routed, keys, known, language, req.routing.docs)
             alone = searched.model_copy(update={"languages": (language,)})
             if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
                 alone = alone.model_copy(update={"doc_keys": across_docs})
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
-            after = language_places_after(req, req.routing.cross_language_subject and bool(subjects)
-                                          and subjects[0] in routed and known.get(subjects[0]) == language)
+            after = language_places_after(req, req.routing.cross_language_subject and subject_near(
+                [(s.score, known.get(s.key)) for s in subjects], language, req.routing.cross_language_margin))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()), places, across, after, across_docs)
@@ -330,7 +341,7 @@ class SearchService:
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
-              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str], list[str]]:
+              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str], list[Subject]]:
         """(the doc_keys of the best documents for the query, the words that named them, the subject
         list: every document the caller may see, best first by subject, or [] when there is none):
         the documents the question names (`named`), else the best by title, parties, summary, profile.
@@ -376,12 +387,11 @@ class SearchService:
         # and the document the question's subject points to, one place more when routing left it out
         ranked = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
         kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
+        subjects = self.subject_list(req, vector, filters, docs_index, profiles)
         if kinds:  # routing weighed by the kind of document the question asks about
-            typed = self.subject_ranking(req, vector, filters, docs_index, None, True, profiles)
-            routed, subjects = with_subject_kinds(ranked, typed, kinds), [key for key, _ in typed]
+            routed = with_subject_kinds(ranked, [(s.key, s.doc_type) for s in subjects], kinds)
         else:
-            subjects = self.subject_ranking(req, vector, filters, docs_index, None, answer=profiles)
-            routed = with_subject(ranked, subjects)
+            routed = with_subject(ranked, [s.key for s in subjects[:1]])
         if req.routing.names == "off":
             return routed, [], subjects
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
@@ -422,13 +432,18 @@ class SearchService:
 
     def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int | None,
                         types: bool = False, answer: dict | None = None) -> list:
+        """The doc_keys of `subject_list`, `size` of them (None: all); `types`: (doc_key, doc_type) pairs."""
+        subjects = self.subject_list(req, vector, filters, docs_index, answer)[:size]
+        return [(s.key, s.doc_type) for s in subjects] if types else [s.key for s in subjects]
+
+    def subject_list(self, req: SearchRequest, vector, filters: Filters, docs_index: str,
+                     answer: dict | None = None) -> list[Subject]:
         """The documents the caller may see, best first by what they are about (plan.subject_text:
-        title, type, profile) against the question's vector; `size` of them. One request for the
+        title, type, profile): the cosine of the question's vector to each. One request for the
         profiles (`subject_request`; `answer`: its answer, when it ran in a batch); each profile is
         embedded once per process (and cached on disk across processes).
         Empty when off, when the engine embeds the question (no vector here), or when the registry
-        holds more than MAX_SUBJECT_DOCS documents for these filters. `size` None: all of them;
-        `types`: (doc_key, doc_type) pairs."""
+        holds more than MAX_SUBJECT_DOCS documents for these filters."""
         request = self.subject_request(req, vector, filters, docs_index)
         if request is None:
             return []
@@ -447,9 +462,8 @@ class SearchService:
         q = np.asarray(vector, dtype=np.float32)
         scores = [float(np.dot(q, self._subjects[(embedder.cache_key, t)])) for t in texts]
         order = sorted(range(len(hits)), key=lambda i: -scores[i])
-        if types:
-            return [(hits[i]["_source"]["doc_key"], hits[i]["_source"].get("doc_type") or "") for i in order[:size]]
-        return [hits[i]["_source"]["doc_key"] for i in order[:size]]
+        return [Subject(hits[i]["_source"]["doc_key"], hits[i]["_source"].get("doc_type") or "", scores[i])
+                for i in order]
 
     def doc_languages(self, docs_index: str) -> list[str]:
         """The languages of the documents in a registry, most documents first (at most

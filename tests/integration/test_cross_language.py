@@ -64,15 +64,21 @@ def test_the_other_language_is_searched_over_the_documents_the_question_is_about
     # "May the landlord evict me without a reason when the lease ends?": routing's BM25 reads the
     # Italian words, keeps the Italian contracts and, for English, the MSA and an NDA; the subject
     # list (multilingual, the question's vector against each document's profile) has the Housing Act
-    # first of the English documents
+    # first of the English documents, second overall
     q = "Il padrone di casa può sfrattarmi senza un motivo alla fine del contratto di locazione?"
     req = SearchRequest(query=q, index=sample_index[0], k=10)
     plan = service.plan(req)
     assert plan.across and plan.across[0] == "en"
     assert not any(key.startswith("housing-act-1988") for key in plan.routed)
     assert plan.across_docs[0].startswith("housing-act-1988")
-    on = service.search(req)
+    # the Act is within routing_cross_language_margin (0.02) of the subject list's first, an Italian
+    # contract: the question's subject points to it, and its places are 3-5
+    on, off = service.search(req), _search(service, sample_index[0], q, routing_cross_language=0)
     places = [h for h in on.hits[:10] if h.language_place]
+    assert [h.rank for h in places] == [3, 4, 5] and all(h.doc_id == "housing-act-1988" for h in places)
+    assert [h.chunk_id for h in on.hits[:2]] == [h.chunk_id for h in off.hits[:2]]
+    # with no margin the first must be in that language: the last places
+    strict = _search(service, sample_index[0], q, routing_cross_language_margin=0)
+    places = [h for h in strict.hits[:10] if h.language_place]
     assert [h.rank for h in places] == [8, 9, 10] and all(h.doc_id == "housing-act-1988" for h in places)
-    assert [h.chunk_id for h in on.hits[:7]] == [h.chunk_id for h in _search(service, sample_index[0], q,
-                                                                              routing_cross_language=0).hits[:7]]
+    assert [h.chunk_id for h in strict.hits[:7]] == [h.chunk_id for h in off.hits[:7]]

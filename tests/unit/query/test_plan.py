@@ -360,3 +360,12 @@ def test_another_language_is_searched_over_the_documents_the_subject_list_puts_f
     assert across_documents(routed, subjects, language, "en", 1) == ("en-a", "en-b")
     # no subject list: routing's documents, as routed (the plan keeps `routed`)
     assert across_documents(routed, [], language, "it", 3) == ()
+
+
+def test_the_subject_points_to_a_language_whose_best_document_is_within_the_margin_of_the_first():
+    from legalsearch.query.plan import subject_near
+
+    scored = [(0.81, "it"), (0.80, "en"), (0.79, "it"), (0.70, "en")]
+    assert subject_near(scored, "it", 0.0)  # the first is Italian
+    assert subject_near(scored, "en", 0.02) and not subject_near(scored, "en", 0.005)
+    assert not subject_near(scored, "fr", 0.5) and not subject_near([], "en", 0.02)
