@@ -183,7 +183,7 @@ def check_file(fname, prefix, folder, problems):
     for doc_id, rows in per_doc.items():
         if len(rows) > MAX_PER_DOC:
             problems.append(f"{fname}: {doc_id} has {len(rows)} questions (max {MAX_PER_DOC})")
-        for (a, sa), (b, sb) in zip(rows, rows[1:]):
+        for (a, sa), (b, sb) in zip(rows, rows[1:], strict=False):
             if sa == sb:
                 problems.append(f"{fname}: {doc_id}: {a} and {b} are both {sa} (splits must alternate)")
     return per_doc, splits
