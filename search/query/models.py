@@ -167,10 +167,10 @@ class RoutingOptions(Options):
         flat="routing_subjects")
     cross_language: int = option(
         3, "For a routed document in another language than the question's (a BM25 cannot match across "
-        "languages): that language is also searched alone, in the same round trip (over routing's documents of "
-        "that language and the ones the question's subject points to first, routing_subjects), and the best of its chunks "
-        "take the last N places of the top k (never one of the first 7) or, when the document the question's "
-        "subject points to (routing_subjects) is in that language, the N places after the first 2. 0 turns it off.",
+        "languages): that language is also searched alone, in the same round trip (over its documents the "
+        "question is about, by routing_subjects, then those routing kept), and the best of its chunks take the "
+        "last N places of the top k (never one of the first 7) or, when the question's subject points to that "
+        "language (routing_cross_language_margin), the N places after the first 2. 0 turns it off.",
         flat="routing_cross_language", ge=0, le=50)
     cross_language_subject: bool = option(
         True, "Those places come after the first 2 when the question's subject points to a document in that "

@@ -196,7 +196,7 @@ def subject_near(scored: Sequence[tuple[float, str | None]], language: str, marg
     the list's first. With the multilingual e5, the same text in the other language scores about
     0.01 lower (a regulation in English and Italian); a margin of 0.02 moved 14 dev-half questions
     up (8th -> 3rd, mostly) and one down (3rd -> 5th), where 0.04 and more cost five same-language
-    questions their place in the top 5 (results.md, round 8)."""
+    questions their place in the top 5 (results.md, "within a margin")."""
     if not scored:
         return False
     best = max((score for score, lang in scored if lang == language), default=None)
@@ -372,10 +372,10 @@ least 2) carry it: "Seeed", "FNHA", "Kestrel", not "Non-Disclosure", "Agreement"
 _WORD = re.compile(r"[^\W_](?:[\w&.'’-]*[^\W_])?")
 _POSSESSIVE = re.compile(r"['’]s$")
 _PERCENT = re.compile(r"\s*(?:%|per\s*cent\b|percent\b|per\s*cento\b)", re.IGNORECASE)
-# a number joined to the words of its unit ("15-year-old", "16-week", "30-day"), not to the Latin
-# suffix of an inserted article ("1-bis", "3-bis": labels, parse.numbering)
-_AMOUNT = re.compile(r"\d[\d.,]*(?:-(?!(?:bis|ter|quater|quinquies|sexies|septies|octies)$)[a-z]+)+")
 """What follows a number given as a percentage (`question_words`: an amount names nothing)."""
+_AMOUNT = re.compile(r"\d[\d.,]*(?:-(?!(?:bis|ter|quater|quinquies|sexies|septies|octies)$)[a-z]+)+")
+"""A number joined to the words of its unit ("15-year-old", "16-week", "30-day"; an amount too),
+not to the Latin suffix of an inserted article ("1-bis", "3-bis": labels, parse.numbering)."""
 _ELISION = re.compile(r"^(?:l|un|dell|all|dall|nell|sull|coll|d|c|quest|quell|tutt)['’](?=\w)", re.IGNORECASE)
 """An Italian article or preposition elided onto a word ("l'Art.", "dell'Agente"): not part of it."""
 

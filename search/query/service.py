@@ -91,6 +91,7 @@ class Subject(NamedTuple):
     doc_type: str
     score: float
 
+
 TARGET_TTL_S = 2.0
 """How long a process trusts the index behind an alias before looking again: a reindex that
 moves the alias is followed within this time, and every search in between reads the previous
@@ -381,9 +382,9 @@ class SearchService:
                 return named, words, []
         # the routing ranking and the profiles of the subject list in one round trip (asked only when
         # used: under load the node's time, not the round trip, is what a speculative request costs)
-        subjects = self.subject_request(req, vector, filters, docs_index)
-        answers = self.store.msearch([(docs_index, body, pipeline), *([subjects] if subjects else [])])
-        result, profiles = answers[0], (answers[1] if subjects else None)
+        asked = self.subject_request(req, vector, filters, docs_index)
+        answers = self.store.msearch([(docs_index, body, pipeline), *([asked] if asked else [])])
+        result, profiles = answers[0], (answers[1] if asked else None)
         # and the document the question's subject points to, one place more when routing left it out
         ranked = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
         kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
