@@ -193,7 +193,7 @@ def render(result: dict) -> str:
         cells = "  ".join(f"{_cell(row['scores'].get(n)):>16}" for n in lists)
         engine = f"{row['engine_score']:>8.5f}" if row["engine_score"] is not None else f"{'-':>8}"
         priors = f"{sum(row['priors'].values()):>+7.3f}" if row["priors"] else f"{'-':>7}"
-        place = f"; a place of {row['language_place']}, searched alone" if row.get("language_place") else ""
+        place = f"; searched in {row['language_place']} alone" if row.get("language_place") else ""
         lines.append(f"{row['rank']:>3}  {row['fused_score']:>8.5f}  {engine}  {priors}  {cells}  "
                      f"{row['chunk_id']} (§ {row['section'] or '-'}, {row['doc_title']} v{row['version']}{place})")
     for row in result.get("expanded") or []:

@@ -88,7 +88,7 @@ def test_the_other_languages_places_are_explained_where_search_puts_them(service
     assert [r["rank"] for r in places] == [8, 9, 10] and {r["language_place"] for r in places} == {"it"}
     assert all(r["engine_score"] is None and r["priors"] == {} for r in places)  # scored by the Italian search alone
     assert all(r["language_place"] is None and r["engine_score"] is not None for r in result["hits"][:7])
-    assert "a place of it, searched alone" in render(result)
+    assert "searched in it alone" in render(result)
     # where the question's subject points to a document of the other language, its places are 3-5
     req = SearchRequest(query="Quanto dura l'obbligo di riservatezza?", index=sample_index[0], k=10)
     result, searched = explain(service, req), service.search(req)
