@@ -545,7 +545,8 @@ class SearchService:
     def run(self, plan: SearchPlan, body: dict | None = None) -> list[tuple[dict, float]]:
         """(source, fused score) in ranked order for the plan's body (or `body`, e.g. a resized copy);
         with `plan.across`, the same search over a routed document's language alone in the same
-        round trip, whose best chunks take the last places of the top k (`plan.language_places`)."""
+        round trip, whose best chunks take places of the top k (`plan.language_places`: the last
+        ones, or those after `plan.across_after`)."""
         body = body or plan.body
         if plan.across:
             inline = plan.pipeline[1] if plan.pipeline else None
