@@ -167,8 +167,9 @@ class RoutingOptions(Options):
         flat="routing_subjects")
     cross_language: int = option(
         3, "For a routed document in another language than the question's (a BM25 cannot match across "
-        "languages): that language is also searched alone, in the same round trip (over its documents the "
-        "question is about, by routing_subjects, then those routing kept), and the best of its chunks take the "
+        "languages; or one routing left out, routing_cross_language_unrouted): that language is also searched "
+        "alone, in the same round trip (over its documents the question is about, by routing_subjects, then "
+        "those routing kept), and the best of its chunks take the "
         "last N places of the top k (never one of the first 7) or, when the question's subject points to that "
         "language (routing_cross_language_margin), the N places after the first 2. 0 turns it off.",
         flat="routing_cross_language", ge=0, le=50)
@@ -182,6 +183,12 @@ class RoutingOptions(Options):
         "subject list's first (cosine; e5 scores the same text about 0.01 lower in the other language; 0: only "
         "when the first is in that language). Another multilingual model may want another margin.",
         flat="routing_cross_language_margin", ge=0.0, le=2.0)
+    cross_language_unrouted: bool = option(
+        True, "Also when routing kept no document in another language: that language is searched alone over "
+        "its documents the question is about (routing_subjects) when its best one is within "
+        "routing_cross_language_margin of the subject list's first, and takes the last places (routing's "
+        "judgement stands first: the subject list alone is too weak a sign for places 3 to 5).",
+        flat="routing_cross_language_unrouted")
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
         "document that carries the label and matches the question's subject best (routing's ranking) gets the "

@@ -302,8 +302,9 @@ class SearchService:
             pipeline = pipeline_for(req.fusion.technique, req.fusion.rank_constant, req.experimental.normalization, req.fusion.weights, kinds,
                                     req.fusion.title_weight)
         across, after, across_docs = None, None, ()
-        language = self.across_language(req, docs_index, routed, prior) if pipeline and not named_by else None
-        if language:  # a routed document's language searched alone (plan.language_places)
+        language = self.across_language(req, docs_index, routed, prior, subjects) \
+            if pipeline and not named_by else None
+        if language:  # a routed (or near-subject) document's language searched alone (plan.language_places)
             keys = [s.key for s in subjects]
             known = {key: self._doc_language.get((docs_index, key)) for key in (*keys, *routed)}
             across_docs = across_documents(routed, keys, known, language, req.routing.docs)
@@ -311,17 +312,25 @@ class SearchService:
             if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
                 alone = alone.model_copy(update={"doc_keys": across_docs})
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
-            after = language_places_after(req, req.routing.cross_language_subject and subject_near(
+            # routing kept none of that language: the subject list alone spoke for it, and routing's
+            # own documents keep places 3 to 5 (on the dev halves, places 3-5 cost two same-language
+            # questions theirs in the top 5, and the last places none)
+            unrouted = not any(known.get(key) == language for key in routed)
+            after = language_places_after(req, req.routing.cross_language_subject and not unrouted and subject_near(
                 [(s.score, known.get(s.key)) for s in subjects], language, req.routing.cross_language_margin))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()), places, across, after, across_docs)
 
-    def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float) -> str | None:
+    def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
+                        subjects: list[Subject] = ()) -> str | None:
         """The first language, in routing's order, that a routed document is in and the question is
         not, when the corpus holds both (`routing_cross_language`; the routing prior orders the
-        documents); else None. Not asked where the question names its documents (`plan`): names match
-        in every language."""
+        documents); else, with `routing_cross_language_unrouted`, the first other language whose best
+        document in the subject list (`subjects`) is within `routing_cross_language_margin` of its first
+        (`plan.subject_near`): "Can our vendor of electronic components raise its prices?" routed to
+        English contracts only, about an Italian supply contract's Art. 4; else None. Not asked where
+        the question names its documents (`plan`): names match in every language."""
         if not (cross_language_places(req) and prior and routed) or req.filters.languages:
             return None
         languages = self.doc_languages(docs_index)
@@ -338,7 +347,12 @@ class SearchService:
             for key in missing:
                 self._doc_language[(docs_index, key)] = found.get(key)
         langs = [self._doc_language[(docs_index, key)] for key in routed]
-        return next((lang for lang in langs if lang and lang != question and lang in languages), None)
+        found = next((lang for lang in langs if lang and lang != question and lang in languages), None)
+        if found or not req.routing.cross_language_unrouted:
+            return found
+        scored = [(s.score, self._doc_language.get((docs_index, s.key))) for s in subjects]
+        return next((lang for _, lang in scored if lang and lang != question and lang in languages
+                     and subject_near(scored, lang, req.routing.cross_language_margin)), None)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),

@@ -82,3 +82,25 @@ def test_the_other_language_is_searched_over_the_documents_the_question_is_about
     places = [h for h in strict.hits[:10] if h.language_place]
     assert [h.rank for h in places] == [8, 9, 10] and all(h.doc_id == "housing-act-1988" for h in places)
     assert [h.chunk_id for h in strict.hits[:7]] == [h.chunk_id for h in off.hits[:7]]
+
+
+def test_another_language_routing_left_out_takes_the_last_places_when_the_subject_points_near_it(service, sample_index):
+    # "Can our vendor of electronic components raise its prices during the year?": routing keeps four
+    # English documents (the MSA, its amendment, two NDAs); the Italian supply contract, whose Art. 4
+    # lets the supplier update its price list, is within routing_cross_language_margin of the subject
+    # list's first. Routing's own judgement keeps the first places: the Italian search takes the last
+    q = "Can our vendor of electronic components raise its prices during the year?"
+    req = SearchRequest(query=q, index=sample_index[0], k=10)
+    plan = service.plan(req)
+    assert plan.routed and all(not key.startswith(("contratto-", "informativa-")) for key in plan.routed)
+    assert plan.across and plan.across[0] == "it" and plan.across_after is None
+    assert "contratto-fornitura-acme" in {key.split(":")[0] for key in plan.across_docs}
+    on, off = service.search(req), _search(service, sample_index[0], q, routing_cross_language_unrouted=False)
+    assert on.routed_docs == off.routed_docs
+    assert [h.chunk_id for h in on.hits[:7]] == [h.chunk_id for h in off.hits[:7]]
+    assert [h.rank for h in on.hits if h.language_place] == [8, 9, 10]
+    assert all(h.language == "it" and h.language_place == "it" for h in on.hits[7:10])
+    assert ("contratto-fornitura-acme", "4") in {(h.doc_id, h.section) for h in on.hits[7:10]}
+    assert not any(h.language == "it" for h in off.hits[:10])
+    # with no margin the subject list's first (English) decides: nothing is searched in Italian
+    assert service.plan(req.replace(routing_cross_language_margin=0)).across is None
