@@ -189,6 +189,11 @@ class RoutingOptions(Options):
         "routing_cross_language_margin of the subject list's first, and takes the last places (routing's "
         "judgement stands first: the subject list alone is too weak a sign for places 3 to 5).",
         flat="routing_cross_language_unrouted")
+    cross_language_translations: bool = option(
+        True, "A document whose own text in the question's language routing keeps is not searched again in "
+        "its language: the same type, the same day in force and an official number in both titles "
+        "('Regulation (EU) 2026/877', 'Regolamento (UE) 2026/877'). false: every such version is searched too.",
+        flat="routing_cross_language_translations")
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
         "document that carries the label and matches the question's subject best (routing's ranking) gets the "

@@ -190,6 +190,37 @@ def across_documents(routed: Sequence[str], subjects: Sequence[str], language_of
     return tuple(dict.fromkeys([*mine, *(key for key in routed if language_of.get(key) == language)]))
 
 
+OFFICIAL_NUMBER = re.compile(r"(?<![\w/.])\d{1,4}/\d{1,5}(?![\w/])")
+"""An official number in a title: "Regulation (EU) 2026/877", "Regolamento (UE) 2026/877", "S.I.
+2021/388", "D.Lgs. 196/2003" (a number, a slash, a number; not a date such as 14/03/2025)."""
+
+
+def edition(source: Mapping) -> tuple[str, str, frozenset[str]]:
+    """What identifies a document's text whatever its language (`translations`): its type, the day it
+    applies from and the official numbers in its title."""
+    return (source.get("doc_type") or "", str(source.get("valid_from") or ""),
+            frozenset(OFFICIAL_NUMBER.findall(source.get("title") or "")))
+
+
+def translations(a: tuple[str, str, frozenset[str]] | None, b: tuple[str, str, frozenset[str]] | None) -> bool:
+    """Whether two documents (their `edition`, of two languages) are one text in two languages: the
+    same type, the same day in force and an official number in common ("Regulation (EU) 2026/877"
+    and "Regolamento (UE) 2026/877", both of 1 March 2027). EU law is published like that in every
+    official language; two contracts between the same parties share no official number."""
+    return bool(a and b and a[0] and a[2] & b[2] and a[0] == b[0] and a[1] == b[1])
+
+
+def without_translations(candidates: Sequence[str], routed: Sequence[str], language_of: Mapping[str, str | None],
+                         language: str, editions: Mapping[str, tuple | None]) -> tuple[str, ...]:
+    """The documents of `language` to search alone (`candidates`) less those whose own text in
+    another language routing keeps (`translations`): that text is searched already, and in a
+    corpus that holds a regulation in English and Italian, its Italian articles searched alone took
+    places 3-5 from the English articles an English question asked about (results.md, "one text in
+    two languages")."""
+    own = [editions.get(key) for key in routed if language_of.get(key) and language_of.get(key) != language]
+    return tuple(key for key in candidates if not any(translations(editions.get(key), other) for other in own))
+
+
 def subject_near(scored: Sequence[tuple[float, str | None]], language: str, margin: float) -> bool:
     """Whether the question's subject points to a document of `language`: the best of that
     language in the subject list (`scored`: cosine, language; best first) is within `margin` of

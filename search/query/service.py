@@ -58,6 +58,7 @@ from legalsearch.query.plan import (
     cited_prior_docs,
     cross_language_places,
     current_prior,
+    edition,
     effective_routing,
     focus_question,
     function_words,
@@ -75,6 +76,7 @@ from legalsearch.query.plan import (
     subject_text,
     with_subject,
     with_subject_kinds,
+    without_translations,
     written_like_names,
 )
 from legalsearch.query.rerank import Rerankers, rerank
@@ -82,6 +84,11 @@ from legalsearch.security.principal import Authenticator
 from legalsearch.store import Store, msearch_error
 
 log = logging.getLogger(__name__)
+
+
+DOC_FACTS = ["doc_key", "title", "doc_type", "language", "valid_from"]
+"""What the plan reads of a registry entry besides its profile: its language (across_language) and
+what identifies its text in another language (plan.edition)."""
 
 
 class Subject(NamedTuple):
@@ -120,6 +127,7 @@ class SearchService:
         self._rerankers: Rerankers | None = None
         self._languages: dict[str, tuple[list[str], float]] = {}
         self._doc_language: dict[tuple[str, str], str | None] = {}  # (registry, doc_key) -> its language
+        self._doc_edition: dict[tuple[str, str], tuple] = {}  # (registry, doc_key) -> plan.edition of it
         self._subjects: dict[tuple[str, str], object] = {}  # (embedder cache key, subject text) -> vector
         # requests a search sends beside its own path (relevance's term statistics), so that it
         # does not wait for them in turn
@@ -309,8 +317,16 @@ class SearchService:
             known = {key: self._doc_language.get((docs_index, key)) for key in (*keys, *routed)}
             across_docs = across_documents(routed, keys, known, language, req.routing.docs)
             alone = searched.model_copy(update={"languages": (language,)})
-            if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
+            if alone.doc_keys and req.routing.cross_language_translations:
+                # a document whose own text in the question's language routing keeps is searched already
+                editions = {key: self._doc_edition.get((docs_index, key)) for key in (*keys, *routed)}
+                candidates = across_docs or tuple(key for key in routed if known.get(key) == language)
+                across_docs = without_translations(candidates, routed, known, language, editions)
+                if not across_docs:
+                    language = None
+            if language and across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
                 alone = alone.model_copy(update={"doc_keys": across_docs})
+        if language:
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
             # own documents keep places 3 to 5 (on the dev halves, places 3-5 cost two same-language
@@ -341,11 +357,12 @@ class SearchService:
             return None
         missing = [key for key in routed if (docs_index, key) not in self._doc_language]
         if missing:
-            hits = self.store.search(docs_index, {"size": len(missing), "_source": ["doc_key", "language"],
+            hits = self.store.search(docs_index, {"size": len(missing), "_source": DOC_FACTS,
                                                   "query": {"terms": {"doc_key": missing}}})["hits"]["hits"]
-            found = {h["_source"]["doc_key"]: h["_source"].get("language") for h in hits}
+            found = {h["_source"]["doc_key"]: h["_source"] for h in hits}
             for key in missing:
-                self._doc_language[(docs_index, key)] = found.get(key)
+                self._doc_language[(docs_index, key)] = found.get(key, {}).get("language")
+                self._doc_edition[(docs_index, key)] = edition(found.get(key, {}))
         langs = [self._doc_language[(docs_index, key)] for key in routed]
         found = next((lang for lang in langs if lang and lang != question and lang in languages), None)
         if found or not req.routing.cross_language_unrouted:
@@ -442,7 +459,7 @@ class SearchService:
         or the engine embeds the question (no vector here)."""
         if not req.routing.subjects or vector is None:
             return None
-        return docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": ["doc_key", "title", "doc_type", "profile", "language"],
+        return docs_index, {"size": MAX_SUBJECT_DOCS + 1, "_source": [*DOC_FACTS, "profile"],
                             "query": {"bool": {"filter": bodies.filter_clauses(filters)}}}, None
 
     def subject_ranking(self, req: SearchRequest, vector, filters: Filters, docs_index: str, size: int | None,
@@ -467,6 +484,7 @@ class SearchService:
             return []
         for h in hits:  # the documents' languages come with them (across_language, plan.across_documents)
             self._doc_language[(docs_index, h["_source"]["doc_key"])] = h["_source"].get("language")
+            self._doc_edition[(docs_index, h["_source"]["doc_key"])] = edition(h["_source"])
         embedder = self.embedders.for_query(self.target(req.index)[2])
         texts = [subject_text(h["_source"]) for h in hits]
         missing = list(dict.fromkeys(t for t in texts if (embedder.cache_key, t) not in self._subjects))

@@ -6,9 +6,21 @@ multilingual model."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from legalsearch.query.models import SearchRequest
 
+from tests.integration.conftest import ingested_index
+
 BETA = "contratto-servizi-beta"
+PAIR = Path(__file__).parent / "data" / "one-text-two-languages"  # one regulation, in English and in Italian
+
+
+@pytest.fixture(scope="module")
+def pair_index(store, run_ingest):
+    with ingested_index(store, run_ingest, "test-pair", [PAIR], embedder="e5") as found:
+        yield found[0]
 
 
 def _search(service, index: str, query: str, **kw):
@@ -104,3 +116,24 @@ def test_another_language_routing_left_out_takes_the_last_places_when_the_subjec
     assert not any(h.language == "it" for h in off.hits[:10])
     # with no margin the subject list's first (English) decides: nothing is searched in Italian
     assert service.plan(req.replace(routing_cross_language_margin=0)).across is None
+
+
+def test_one_text_in_two_languages_is_not_searched_again_in_the_other(service, pair_index):
+    # Regulation (EU) 2027/112 in English and in Italian (same type, same day in force, the number in
+    # both titles): routing keeps both, and the Italian text of the articles an English question
+    # asks about is the same text; searched alone it would take the last places from English ones
+    q = "How long must the manufacturer keep spare parts available for professional repairers?"
+    req = SearchRequest(query=q, index=pair_index, k=10)
+    plan = service.plan(req)
+    assert {key.split(":")[0] for key in plan.routed} == {"reg-eu-2027-112-en", "reg-eu-2027-112-it"}
+    assert plan.across is None and plan.across_docs == ()
+    both = req.replace(routing_cross_language_translations=False)
+    assert service.plan(both).across[0] == "it"
+    on, off = service.search(req), service.search(both)
+    assert not any(h.language_place for h in on.hits)
+    assert [h.rank for h in off.hits if h.language_place] == [8, 9, 10]
+    assert [h.chunk_id for h in on.hits[:7]] == [h.chunk_id for h in off.hits[:7]]
+    # and the other way round
+    it = SearchRequest(query="Per quanto tempo il fabbricante deve riparare un elettrodomestico?", index=pair_index, k=10)
+    assert service.plan(it).across is None
+    assert service.plan(it.replace(routing_cross_language_translations=False)).across[0] == "en"

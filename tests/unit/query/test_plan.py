@@ -369,3 +369,28 @@ def test_the_subject_points_to_a_language_whose_best_document_is_within_the_marg
     assert subject_near(scored, "it", 0.0)  # the first is Italian
     assert subject_near(scored, "en", 0.02) and not subject_near(scored, "en", 0.005)
     assert not subject_near(scored, "fr", 0.5) and not subject_near([], "en", 0.02)
+
+
+def test_an_official_number_type_and_day_make_two_documents_one_text_in_two_languages():
+    from legalsearch.query.plan import edition, translations, without_translations
+
+    en = edition({"doc_type": "regulation", "valid_from": "2027-03-01",
+                  "title": "Regulation (EU) 2026/877 on the protection of consumers"})
+    it = edition({"doc_type": "regulation", "valid_from": "2027-03-01",
+                  "title": "Regolamento (UE) 2026/877 relativo alla tutela dei consumatori"})
+    assert en[2] == frozenset({"2026/877"}) and translations(en, it)
+    # another day in force (an amended text), another type, another number, or none at all: not one text
+    assert not translations(en, (*it[:1], "2028-01-01", it[2]))
+    assert not translations(en, ("statute", *it[1:]))
+    assert not translations(en, edition({"doc_type": "regulation", "valid_from": "2027-03-01",
+                                         "title": "Regolamento (UE) 2026/878"}))
+    contract = edition({"doc_type": "contract", "valid_from": "2024-04-15", "title": "Contratto di fornitura ACME"})
+    assert contract[2] == frozenset() and not translations(contract, contract) and not translations(None, en)
+    # a date is no official number
+    assert edition({"title": "Judgment of 14/03/2025"})[2] == frozenset()
+    language_of = {"reg-en": "en", "reg-it": "it", "beta": "it", "nda": "en"}
+    editions = {"reg-en": en, "reg-it": it, "beta": contract, "nda": None}
+    # an English question routed to both texts: the Italian one is not searched again, the contract is
+    assert without_translations(["reg-it", "beta"], ["reg-en", "nda"], language_of, "it", editions) == ("beta",)
+    # the English text not routed: the Italian one is the only one searched
+    assert without_translations(["reg-it", "beta"], ["nda"], language_of, "it", editions) == ("reg-it", "beta")
