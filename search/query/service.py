@@ -12,6 +12,7 @@ import dataclasses
 import logging
 import sys
 import time
+from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from datetime import date
 from typing import NamedTuple
@@ -324,7 +325,7 @@ class SearchService:
                 across_docs = without_translations(candidates, routed, known, language, editions)
                 if not across_docs:
                     language = None
-            if language and across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
+            if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
                 alone = alone.model_copy(update={"doc_keys": across_docs})
         if language:
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
@@ -339,7 +340,7 @@ class SearchService:
                           focused, current_prior(req, today()), places, across, after, across_docs)
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
-                        subjects: list[Subject] = ()) -> str | None:
+                        subjects: Sequence[Subject] = ()) -> str | None:
         """The first language, in routing's order, that a routed document is in and the question is
         not, when the corpus holds both (`routing_cross_language`; the routing prior orders the
         documents); else, with `routing_cross_language_unrouted`, the first other language whose best
@@ -359,17 +360,21 @@ class SearchService:
         if missing:
             hits = self.store.search(docs_index, {"size": len(missing), "_source": DOC_FACTS,
                                                   "query": {"terms": {"doc_key": missing}}})["hits"]["hits"]
-            found = {h["_source"]["doc_key"]: h["_source"] for h in hits}
+            sources = {h["_source"]["doc_key"]: h["_source"] for h in hits}
             for key in missing:
-                self._doc_language[(docs_index, key)] = found.get(key, {}).get("language")
-                self._doc_edition[(docs_index, key)] = edition(found.get(key, {}))
+                self.remember_doc(docs_index, key, sources.get(key, {}))
         langs = [self._doc_language[(docs_index, key)] for key in routed]
-        found = next((lang for lang in langs if lang and lang != question and lang in languages), None)
-        if found or not req.routing.cross_language_unrouted:
-            return found
+        routed_language = next((lang for lang in langs if lang and lang != question and lang in languages), None)
+        if routed_language or not req.routing.cross_language_unrouted:
+            return routed_language
         scored = [(s.score, self._doc_language.get((docs_index, s.key))) for s in subjects]
         return next((lang for _, lang in scored if lang and lang != question and lang in languages
                      and subject_near(scored, lang, req.routing.cross_language_margin)), None)
+
+    def remember_doc(self, docs_index: str, key: str, source: dict) -> None:
+        """Keep what the plan reads of a registry entry (`DOC_FACTS`): its language and its `plan.edition`."""
+        self._doc_language[(docs_index, key)] = source.get("language")
+        self._doc_edition[(docs_index, key)] = edition(source)
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
@@ -483,8 +488,7 @@ class SearchService:
         if not hits or len(hits) > MAX_SUBJECT_DOCS:
             return []
         for h in hits:  # the documents' languages come with them (across_language, plan.across_documents)
-            self._doc_language[(docs_index, h["_source"]["doc_key"])] = h["_source"].get("language")
-            self._doc_edition[(docs_index, h["_source"]["doc_key"])] = edition(h["_source"])
+            self.remember_doc(docs_index, h["_source"]["doc_key"], h["_source"])
         embedder = self.embedders.for_query(self.target(req.index)[2])
         texts = [subject_text(h["_source"]) for h in hits]
         missing = list(dict.fromkeys(t for t in texts if (embedder.cache_key, t) not in self._subjects))
