@@ -171,12 +171,12 @@ class RoutingOptions(Options):
         "alone, in the same round trip (over its documents the question is about, by routing_subjects, then "
         "those routing kept), and the best of its chunks take the "
         "last N places of the top k (never one of the first 7) or, when the question's subject points to that "
-        "language (routing_cross_language_margin), the N places after the first 2. 0 turns it off.",
+        "language (routing_cross_language_margin), the N places after the first. 0 turns it off.",
         flat="routing_cross_language", ge=0, le=50)
     cross_language_subject: bool = option(
-        True, "Those places come after the first 2 when the question's subject points to a document in that "
+        True, "Those places come after the first when the question's subject points to a document in that "
         "language (false: always the last ones; for a corpus that holds the same text in two languages, where "
-        "the other version of the article asked about then takes places 3 to 5).",
+        "the other version of the article asked about then takes places 2 to 4).",
         flat="routing_cross_language_subject")
     cross_language_margin: float = option(
         0.02, "The subject points to that language when its best document by subject is within this much of the "
@@ -187,7 +187,7 @@ class RoutingOptions(Options):
         True, "Also when routing kept no document in another language: that language is searched alone over "
         "its documents the question is about (routing_subjects) when its best one is within "
         "routing_cross_language_margin of the subject list's first, and takes the last places (routing's "
-        "judgement stands first: the subject list alone is too weak a sign for places 3 to 5).",
+        "judgement stands first: the subject list alone is too weak a sign for places 2 to 4).",
         flat="routing_cross_language_unrouted")
     cross_language_translations: bool = option(
         True, "A document whose own text in the question's language routing keeps is not searched again in "

@@ -330,8 +330,8 @@ class SearchService:
         if language:
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
-            # own documents keep places 3 to 5 (on the dev halves, places 3-5 cost two same-language
-            # questions theirs in the top 5, and the last places none)
+            # own documents keep the early places (on the dev halves, places 3-5 for that language cost
+            # two same-language questions theirs in the top 5, and the last places none)
             unrouted = not any(known.get(key) == language for key in routed)
             after = language_places_after(req, req.routing.cross_language_subject and not unrouted and subject_near(
                 [(s.score, known.get(s.key)) for s in subjects], language, req.routing.cross_language_margin))

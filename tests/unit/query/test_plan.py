@@ -321,18 +321,20 @@ def test_another_language_takes_the_last_places_of_the_top_k_and_never_one_of_th
     assert cross_language_places(SearchRequest(query="q", routing_cross_language=0)) == 0
 
 
-def test_another_language_comes_after_the_first_two_places_when_the_subject_points_to_it():
+def test_another_language_comes_after_the_first_place_when_the_subject_points_to_it():
     from legalsearch.query.plan import language_places, language_places_after
 
     ranked = [(_src("a:1", f"a{i}"), 1.0 - i / 10) for i in range(10)]
     alone = [(_src("it:1", "i1"), 0.95), (_src("a:1", "a0"), 0.9), (_src("it:1", "i2"), 0.4), (_src("it:1", "i3"), 0.3)]
     assert language_places_after(SearchRequest(query="q"), False) is None  # the last places
     after = language_places_after(SearchRequest(query="q"), True)
-    assert after == 2 and language_places_after(SearchRequest(query="q", k=8), True) == 2
+    assert after == 1 and language_places_after(SearchRequest(query="q", k=8), True) == 1
     out = [s["chunk_id"] for s, _ in language_places(ranked, alone, 3, 10, after)]
-    # the first two as ranked, then the best three of the other list not among them, then the rest
-    assert out[:5] == ["a0", "a1", "i1", "i2", "i3"] and out[5:10] == ["a2", "a3", "a4", "a5", "a6"]
+    # the first as ranked, then the best three of the other list not among them, then the rest
+    assert out[:5] == ["a0", "i1", "i2", "i3", "a1"] and out[5:10] == ["a2", "a3", "a4", "a5", "a6"]
     assert len(out) == len(set(out)) == 13
+    # after 2 (places 3-5): the first two as ranked
+    assert [s["chunk_id"] for s, _ in language_places(ranked, alone, 3, 10, 2)][:5] == ["a0", "a1", "i1", "i2", "i3"]
     # `after` never pushes the places past the top k
     assert [s["chunk_id"] for s, _ in language_places(ranked, alone, 3, 4, 2)][:4] == ["a0", "i1", "i2", "i3"]
 
