@@ -194,6 +194,13 @@ class RoutingOptions(Options):
         "its language: the same type, the same day in force and an official number in both titles "
         "('Regulation (EU) 2026/877', 'Regolamento (UE) 2026/877'). false: every such version is searched too.",
         flat="routing_cross_language_translations")
+    cross_language_glossary: bool = option(
+        True, "That search of the other language alone also reads, with BM25, the other language's words for "
+        "the question's legal terms (a glossary of general English-Italian legal vocabulary: 'penalty' -> "
+        "'penale', 'recesso' -> 'withdrawal'): a BM25 across languages matches only names and numbers. "
+        "Not with `embedding: engine` (the engine's neural query reads the same text). false: the question's own "
+        "words alone.",
+        flat="routing_cross_language_glossary")
     cited: bool = option(
         True, "When the question cites a section ('section 21', 'clause 14.3') and names no document, the "
         "document that carries the label and matches the question's subject best (routing's ranking) gets the "

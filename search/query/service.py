@@ -23,7 +23,7 @@ from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
 from legalsearch.load.language import detect_language
-from legalsearch.query import bodies, cite, expand, lexicon, relevance
+from legalsearch.query import bodies, cite, expand, glossary, lexicon, relevance
 from legalsearch.query import context as ctx
 from legalsearch.query import highlight as highlighting
 from legalsearch.query.fusion import (
@@ -298,8 +298,8 @@ class SearchService:
             text = bodies.without_stop_words(text)
         searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
 
-        def sub_queries(over: Filters) -> list:
-            return bodies.sub_query_list(req.mode, text=text, vector=vector, filters=over, size=size,
+        def sub_queries(over: Filters, words: str = text) -> list:
+            return bodies.sub_query_list(req.mode, text=words, vector=vector, filters=over, size=size,
                                          refs=list(refs), boost_doc_keys=boost, model_id=model_id, titles=titles,
                                          ef_search=bodies.knn_ef_search(meta))
 
@@ -328,7 +328,12 @@ class SearchService:
             if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
                 alone = alone.model_copy(update={"doc_keys": across_docs})
         if language:
-            across = (language, bodies.body_of(req.mode, size, sub_queries(alone)))
+            added = glossary.translated(req.query, detect_language(req.query), language) \
+                if req.routing.cross_language_glossary and model_id is None else []
+            # BM25 over that language reads the glossary's words for the question's terms too (not when
+            # the engine embeds the question: its neural query reads the same text, and would embed them)
+            words = f"{text} {bodies.without_stop_words(' '.join(added))}" if added else text
+            across = (language, bodies.body_of(req.mode, size, sub_queries(alone, words)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
             # own documents keep the early places (on the dev halves, places 3-5 for that language cost
             # two same-language questions theirs in the top 5, and the last places none)

@@ -6,6 +6,7 @@ multilingual model."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,24 @@ def test_one_text_in_two_languages_is_not_searched_again_in_the_other(service, p
     it = SearchRequest(query="Per quanto tempo il fabbricante deve riparare un elettrodomestico?", index=pair_index, k=10)
     assert service.plan(it).across is None
     assert service.plan(it.replace(routing_cross_language_translations=False)).across[0] == "en"
+
+
+def test_the_other_languages_search_reads_the_glossarys_words_for_the_questions_terms(service, sample_index):
+    # "What law governs the Acme supply contract and which court has jurisdiction?": routing keeps the
+    # MSA first and the Italian supply contract, whose Art. 11 (Legge applicabile) and Art. 12 (Foro
+    # competente) answer; a BM25 over Italian text matches none of the English words but "Acme"
+    q = "What law governs the Acme supply contract and which court has jurisdiction?"
+    req = SearchRequest(query=q, index=sample_index[0], k=10)
+    plan = service.plan(req)
+    assert plan.across and plan.across[0] == "it"
+    body = json.dumps(plan.across[1])
+    assert all(word in body for word in ("legge", "tribunale", "giudice"))  # the glossary's Italian words
+    plain = service.plan(req.replace(routing_cross_language_glossary=False))
+    # without it, and in the fused search (the question as written), no such word
+    assert not any(word in json.dumps(b) for b in (plain.across[1], plan.body) for word in ("tribunale", "giudice"))
+    on, off = service.search(req), _search(service, sample_index[0], q, routing_cross_language_glossary=False)
+    assert on.hits[0].chunk_id == off.hits[0].chunk_id
+    placed = [(h.doc_id, h.section) for h in on.hits if h.language_place]
+    assert set(placed[:2]) == {("contratto-fornitura-acme", "11"), ("contratto-fornitura-acme", "12")}
+    # the question's words alone: the penalty clause, not the governing-law and court ones, comes first of them
+    assert set([(h.doc_id, h.section) for h in off.hits if h.language_place][:2]) != set(placed[:2])

@@ -1,0 +1,83 @@
+"""A bilingual glossary for BM25 across languages: the Italian words of an English question's legal
+terms, and the English words of an Italian one ("penalty" -> "penale", "recesso" -> "withdrawal").
+
+A BM25 over Italian text cannot match an English question's words, only its names and numbers,
+so the search of another language alone (`routing_cross_language`) ranks that language's passages
+by the multilingual k-NN and by those names. `translated` gives the other language's forms of the
+question's terms, which that search adds to its BM25 text (`routing_cross_language_glossary`);
+the fused search and routing read the question as written.
+
+The table (`lexicons/en-it.tsv`: English forms | ... TAB Italian forms | ...) is general legal
+vocabulary (contracts, leases, employment, data protection, consumer law, companies, statutes,
+procedure, the plain words of legal questions), written from general knowledge by a helper who
+read no evaluation question, corpus or result. Pure data: no I/O after the first load, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+LANGUAGES = ("en", "it")
+"""The glossary's two languages, in the order of its columns."""
+
+MAX_TERMS = 40
+"""The most words `translated` adds: a long question does not grow past a bounded BM25 clause list."""
+
+_WORD = re.compile(r"[^\W\d_]+")
+_LONGEST = 3
+
+
+def words(text: str) -> list[str]:
+    """The lowercase words of `text` (letters only: "dell'inquilino" is "dell", "inquilino")."""
+    return _WORD.findall(text.lower())
+
+
+def parse(lines) -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]]:
+    """(source, target) -> {a source form as a word tuple: the target forms}, from the table's lines
+    (`#` comments and blank lines skipped; a line without two columns is refused)."""
+    table: dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]] = {("en", "it"): {}, ("it", "en"): {}}
+    for number, line in enumerate(lines, start=1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        columns = line.split("\t")
+        if len(columns) != 2:
+            raise ValueError(f"glossary line {number}: two tab-separated columns expected, got {len(columns)}")
+        en, it = ([form.strip() for form in column.split("|") if form.strip()] for column in columns)
+        for (source, target), forms, others in ((("en", "it"), en, it), (("it", "en"), it, en)):
+            for form in forms:
+                key = tuple(words(form))
+                if key and len(key) <= _LONGEST:
+                    known = table[(source, target)].get(key, ())
+                    table[(source, target)][key] = tuple(dict.fromkeys([*known, *others]))
+    return table
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]]:
+    text = resources.files("legalsearch.query").joinpath("lexicons/en-it.tsv").read_text(encoding="utf-8")
+    return parse(text.splitlines())
+
+
+def translated(question: str, source: str, target: str, table=None, limit: int = MAX_TERMS) -> list[str]:
+    """The `target`-language words of the glossary terms in `question` (in `source`), longest
+    phrase first ("data controller" before "data"), each once, at most `limit`; [] for a pair of
+    languages the glossary does not hold."""
+    entries = (table or _table()).get((source, target))
+    if not entries:
+        return []
+    tokens = words(question)
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for n in range(min(_LONGEST, len(tokens) - i), 0, -1):
+            forms = entries.get(tuple(tokens[i:i + n]))
+            if forms:
+                out.extend(w for form in forms for w in words(form))
+                i += n
+                break
+        else:
+            i += 1
+    return list(dict.fromkeys(out))[:limit]

@@ -1,0 +1,46 @@
+"""The bilingual glossary that the search of another language alone adds to its BM25 text (pure logic)."""
+
+from __future__ import annotations
+
+import pytest
+from legalsearch.query import glossary
+
+TABLE = glossary.parse([
+    "# contracts",
+    "penalty|penalties\tpenale|penali",
+    "data controller\ttitolare del trattamento",
+    "data|personal data\tdati|dati personali",
+    "withdraw|withdrawal\trecedere|recesso",
+    "terminate|termination\trecesso|risoluzione",
+    "",
+])
+
+
+def test_a_question_gets_the_other_languages_words_for_its_terms():
+    assert glossary.translated("What penalty applies if we withdraw early?", "en", "it", TABLE) == [
+        "penale", "penali", "recedere", "recesso"]
+    # and the other way round, elisions and case read as words
+    assert glossary.translated("Quale PENALE per il recesso dell'acquirente?", "it", "en", TABLE) == [
+        "penalty", "penalties", "withdraw", "withdrawal", "terminate", "termination"]
+
+
+def test_the_longest_phrase_is_taken_first_and_each_word_once():
+    assert glossary.translated("Who is the data controller of my data?", "en", "it", TABLE) == [
+        "titolare", "del", "trattamento", "dati", "personali"]
+    assert glossary.translated("penalty penalties", "en", "it", TABLE) == ["penale", "penali"]
+
+
+def test_nothing_is_added_for_unknown_words_pairs_or_past_the_limit():
+    assert glossary.translated("best recipe for tiramisu", "en", "it", TABLE) == []
+    assert glossary.translated("penalty", "en", "fr", TABLE) == []
+    assert glossary.translated("penalty withdraw", "en", "it", TABLE, limit=3) == ["penale", "penali", "recedere"]
+
+
+def test_a_line_without_two_columns_is_refused_with_its_number():
+    with pytest.raises(ValueError, match="glossary line 2"):
+        glossary.parse(["penalty\tpenale", "penalty penale"])
+
+
+def test_the_shipped_table_loads_both_directions():
+    assert "penale" in glossary.translated("Is there a penalty?", "en", "it")
+    assert glossary.translated("Chi è il locatore?", "it", "en")
