@@ -4,8 +4,11 @@ terms, and the English words of an Italian one ("penalty" -> "penale", "recesso"
 A BM25 over Italian text cannot match an English question's words, only its names and numbers,
 so the search of another language alone (`routing_cross_language`) ranks that language's passages
 by the multilingual k-NN and by those names. `translated` gives the other language's forms of the
-question's terms, which that search adds to its BM25 text (`routing_cross_language_glossary`);
-the fused search and routing read the question as written.
+question's terms, which that search adds to its BM25 text (`routing_cross_language_glossary`).
+So does the search of the one document a question names when that document is in the other
+language ("the percentage Tecnoluce owes if it pulls out early", about an Italian contract), with
+the first `NAMED_FORMS` forms of each term. Elsewhere the search and routing read the question
+as written.
 
 The table (`lexicons/en-it.tsv`: English forms | ... TAB Italian forms | ...) is general legal
 vocabulary (contracts, leases, employment, data protection, consumer law, companies, statutes,
@@ -24,6 +27,12 @@ LANGUAGES = ("en", "it")
 
 MAX_TERMS = 40
 """The most words `translated` adds: a long question does not grow past a bounded BM25 clause list."""
+
+NAMED_FORMS = 2
+"""For the one document a question names in the other language, the first forms of each term that
+BM25 reads ("court" -> "tribunale", "tribunali"): on the dev halves every form moved one question
+down a place (a look-alike clause's words), two moved none; the search of another language alone
+reads them all."""
 
 _WORD = re.compile(r"[^\W\d_]+")
 _LONGEST = 3
@@ -61,10 +70,11 @@ def _table() -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]]:
     return parse(text.splitlines())
 
 
-def translated(question: str, source: str, target: str, table=None, limit: int = MAX_TERMS) -> list[str]:
+def translated(question: str, source: str, target: str, table=None, limit: int = MAX_TERMS,
+               forms: int | None = None) -> list[str]:
     """The `target`-language words of the glossary terms in `question` (in `source`), longest
-    phrase first ("data controller" before "data"), each once, at most `limit`; [] for a pair of
-    languages the glossary does not hold."""
+    phrase first ("data controller" before "data"), each once, at most `limit`, of each term its
+    first `forms` translations (None: all); [] for a pair of languages the glossary does not hold."""
     entries = (table or _table()).get((source, target))
     if not entries:
         return []
@@ -73,9 +83,9 @@ def translated(question: str, source: str, target: str, table=None, limit: int =
     i = 0
     while i < len(tokens):
         for n in range(min(_LONGEST, len(tokens) - i), 0, -1):
-            forms = entries.get(tuple(tokens[i:i + n]))
-            if forms:
-                out.extend(w for form in forms for w in words(form))
+            found = entries.get(tuple(tokens[i:i + n]))
+            if found:
+                out.extend(w for form in found[:forms] for w in words(form))
                 i += n
                 break
         else:

@@ -197,7 +197,9 @@ class RoutingOptions(Options):
     cross_language_glossary: bool = option(
         True, "That search of the other language alone also reads, with BM25, the other language's words for "
         "the question's legal terms (a glossary of general English-Italian legal vocabulary: 'penalty' -> "
-        "'penale', 'recesso' -> 'withdrawal'): a BM25 across languages matches only names and numbers. "
+        "'penale', 'recesso' -> 'withdrawal'): a BM25 across languages matches only names and numbers. So "
+        "does the search of the one document a question names when it is in the other language (the first "
+        "two words of each term). "
         "Not with `embedding: engine` (the engine's neural query reads the same text). false: the question's own "
         "words alone.",
         flat="routing_cross_language_glossary")

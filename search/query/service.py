@@ -296,6 +296,10 @@ class SearchService:
         size = candidate_size(req, prior, places)
         if not req.experimental.bm25_stop_words and model_id is None:  # neural: one text feeds both
             text = bodies.without_stop_words(text)
+        named_in = self.named_language(req, docs_index, routed) if named_by and routing == "filter" and len(routed) == 1 \
+            and req.routing.cross_language_glossary and model_id is None else None
+        if named_in:  # the one named document is in another language: BM25 reads its words for the terms too
+            text = with_glossary(text, focused or req.query, named_in, glossary.NAMED_FORMS)
         searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
 
         def sub_queries(over: Filters, words: str = text) -> list:
@@ -328,11 +332,10 @@ class SearchService:
             if across_docs and alone.doc_keys:  # restricted to routing's documents: to these instead
                 alone = alone.model_copy(update={"doc_keys": across_docs})
         if language:
-            added = glossary.translated(req.query, detect_language(req.query), language) \
-                if req.routing.cross_language_glossary and model_id is None else []
             # BM25 over that language reads the glossary's words for the question's terms too (not when
             # the engine embeds the question: its neural query reads the same text, and would embed them)
-            words = f"{text} {bodies.without_stop_words(' '.join(added))}" if added else text
+            words = with_glossary(text, req.query, language) \
+                if req.routing.cross_language_glossary and model_id is None else text
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone, words)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
             # own documents keep the early places (on the dev halves, places 3-5 for that language cost
@@ -361,20 +364,34 @@ class SearchService:
         question = detect_language(req.query)
         if question not in languages:
             return None
-        missing = [key for key in routed if (docs_index, key) not in self._doc_language]
-        if missing:
-            hits = self.store.search(docs_index, {"size": len(missing), "_source": DOC_FACTS,
-                                                  "query": {"terms": {"doc_key": missing}}})["hits"]["hits"]
-            sources = {h["_source"]["doc_key"]: h["_source"] for h in hits}
-            for key in missing:
-                self.remember_doc(docs_index, key, sources.get(key, {}))
-        langs = [self._doc_language[(docs_index, key)] for key in routed]
+        langs = self.languages_of(docs_index, routed)
         routed_language = next((lang for lang in langs if lang and lang != question and lang in languages), None)
         if routed_language or not req.routing.cross_language_unrouted:
             return routed_language
         scored = [(s.score, self._doc_language.get((docs_index, s.key))) for s in subjects]
         return next((lang for _, lang in scored if lang and lang != question and lang in languages
                      and subject_near(scored, lang, req.routing.cross_language_margin)), None)
+
+    def languages_of(self, docs_index: str, keys: Sequence[str]) -> list[str | None]:
+        """The language of each registry entry in `keys` (one request for those not known yet)."""
+        missing = [key for key in keys if (docs_index, key) not in self._doc_language]
+        if missing:
+            hits = self.store.search(docs_index, {"size": len(missing), "_source": DOC_FACTS,
+                                                  "query": {"terms": {"doc_key": missing}}})["hits"]["hits"]
+            sources = {h["_source"]["doc_key"]: h["_source"] for h in hits}
+            for key in missing:
+                self.remember_doc(docs_index, key, sources.get(key, {}))
+        return [self._doc_language[(docs_index, key)] for key in keys]
+
+    def named_language(self, req: SearchRequest, docs_index: str, routed: Sequence[str]) -> str | None:
+        """The language of the documents in `routed` when all are in one that is not the question's
+        ("the percentage Tecnoluce owes if it pulls out early", about an Italian contract); else None.
+        `plan` asks it for the one document a question names: its BM25 then reads the glossary's
+        words for the question's terms."""
+        question = detect_language(req.query)
+        langs = set(self.languages_of(docs_index, routed))
+        language = next(iter(langs)) if len(langs) == 1 else None
+        return language if language and language != question else None
 
     def remember_doc(self, docs_index: str, key: str, source: dict) -> None:
         """Keep what the plan reads of a registry entry (`DOC_FACTS`): its language and its `plan.edition`."""
@@ -910,6 +927,14 @@ def check_window(embedder, query: str) -> None:
     if tokens > embedder.max_tokens:
         raise QueryError(f"the question has {tokens} tokens; the {embedder.name} model reads at most "
                          f"{embedder.max_tokens}: shorten it")
+
+
+def with_glossary(text: str, question: str, language: str, forms: int | None = None) -> str:
+    """`text` (what BM25 reads) and, without stop words, the `language` words of the glossary terms
+    of `question` (`glossary.translated`; unchanged when it holds none)."""
+    added = glossary.translated(question, detect_language(question), language, forms=forms)
+    words = bodies.without_stop_words(" ".join(added)) if added else ""
+    return f"{text} {words}" if words else text
 
 
 def today() -> str:

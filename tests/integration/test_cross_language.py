@@ -161,3 +161,26 @@ def test_the_other_languages_search_reads_the_glossarys_words_for_the_questions_
     assert set(placed[:2]) == {("contratto-fornitura-acme", "11"), ("contratto-fornitura-acme", "12")}
     # the question's words alone: the penalty clause, not the governing-law and court ones, comes first of them
     assert set([(h.doc_id, h.section) for h in off.hits if h.language_place][:2]) != set(placed[:2])
+
+
+def test_the_one_named_document_in_the_other_language_is_searched_with_the_glossarys_words_too(service, sample_index):
+    # "What are the supplier's obligations in the Beta contract?" names one Italian contract, whose
+    # Art. 3 is "Obblighi del Fornitore": the English words match none of it (the glossary's first two
+    # Italian words for "supplier" and "obligations" are "fornitura", "forniture", "obbligazione", "obbligazioni")
+    q = "What are the supplier's obligations in the Beta contract?"
+    req = SearchRequest(query=q, index=sample_index[0], k=10)
+    plan = service.plan(req)
+    assert [key.split(":")[0] for key in plan.routed] == [BETA] and plan.across is None
+    off_plan = service.plan(req.replace(routing_cross_language_glossary=False))
+    assert all(word in json.dumps(plan.body) for word in ("fornitura", "obbligazioni"))
+    assert not any(word in json.dumps(off_plan.body) for word in ("fornitura", "obbligazioni"))
+    on, off = service.search(req), service.search(req.replace(routing_cross_language_glossary=False))
+
+    def rank(response):
+        return next(h.rank for h in response.hits if (h.doc_id, h.section) == (BETA, "3"))
+
+    assert rank(on) < rank(off) and rank(on) <= 2
+    # a document in the question's own language: the question as written
+    english = service.plan(SearchRequest(query="What are the supplier's obligations in the Acme Globex NDA?",
+                                         index=sample_index[0], k=10))
+    assert not any(word in json.dumps(english.body) for word in ("fornitura", "obbligazioni"))

@@ -44,3 +44,9 @@ def test_a_line_without_two_columns_is_refused_with_its_number():
 def test_the_shipped_table_loads_both_directions():
     assert "penale" in glossary.translated("Is there a penalty?", "en", "it")
     assert glossary.translated("Chi è il locatore?", "it", "en")
+
+
+def test_forms_keeps_the_first_translations_of_each_term():
+    assert glossary.translated("What penalty applies if we withdraw?", "en", "it", TABLE, forms=1) == ["penale", "recedere"]
+    assert glossary.translated("Who is the data controller?", "en", "it", TABLE, forms=1) == [
+        "titolare", "del", "trattamento"]
