@@ -70,20 +70,52 @@ def _table() -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]]:
     return parse(text.splitlines())
 
 
+def stem(word: str, language: str) -> str:
+    """A crude suffix stem, the same for a word's common inflections and for the glossary's forms:
+    English "pulls", "pulled", "pulling" -> "pull", "terminated" and "terminate" -> "terminat";
+    Italian "contratto", "contratti" -> "contratt". Only a fallback where no form matches as written."""
+    if language == "en":
+        for suffix, keep in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", "e"), ("s", "")):
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+                word = word[: len(word) - len(suffix)] + keep
+                break
+        return word[:-1] if word.endswith("e") and len(word) > 3 else word
+    if language == "it":
+        return word[:-1] if len(word) > 3 and word[-1] in "aeio" else word
+    return word
+
+
+def stemmed(entries: dict[tuple[str, ...], tuple[str, ...]], source: str) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """`entries` keyed by the stems of their words (`stem`), the forms of keys that share one merged."""
+    out: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for key, forms in entries.items():
+        stems = tuple(stem(word, source) for word in key)
+        out[stems] = tuple(dict.fromkeys([*out.get(stems, ()), *forms]))
+    return out
+
+
+@lru_cache(maxsize=4)
+def _stemmed(source: str, target: str) -> dict[tuple[str, ...], tuple[str, ...]]:
+    return stemmed(_table().get((source, target), {}), source)
+
+
 def translated(question: str, source: str, target: str, table=None, limit: int = MAX_TERMS,
                forms: int | None = None) -> list[str]:
     """The `target`-language words of the glossary terms in `question` (in `source`), longest
     phrase first ("data controller" before "data"), each once, at most `limit`, of each term its
-    first `forms` translations (None: all); [] for a pair of languages the glossary does not hold."""
+    first `forms` translations (None: all); [] for a pair of languages the glossary does not hold.
+    A phrase no form matches as written is matched by its words' stems ("pulls out" -> "pull out")."""
     entries = (table or _table()).get((source, target))
     if not entries:
         return []
+    by_stem = stemmed(entries, source) if table else _stemmed(source, target)
     tokens = words(question)
+    stems = [stem(token, source) for token in tokens]
     out: list[str] = []
     i = 0
     while i < len(tokens):
         for n in range(min(_LONGEST, len(tokens) - i), 0, -1):
-            found = entries.get(tuple(tokens[i:i + n]))
+            found = entries.get(tuple(tokens[i:i + n])) or by_stem.get(tuple(stems[i:i + n]))
             if found:
                 out.extend(w for form in found[:forms] for w in words(form))
                 i += n

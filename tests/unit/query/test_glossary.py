@@ -50,3 +50,14 @@ def test_forms_keeps_the_first_translations_of_each_term():
     assert glossary.translated("What penalty applies if we withdraw?", "en", "it", TABLE, forms=1) == ["penale", "recedere"]
     assert glossary.translated("Who is the data controller?", "en", "it", TABLE, forms=1) == [
         "titolare", "del", "trattamento"]
+
+
+def test_an_inflected_phrase_is_matched_by_its_stems_where_no_form_is_written():
+    table = glossary.parse(["pull out\trecedere", "terminate\trisolvere", "contract\tcontratto"])
+    assert glossary.translated("What if it pulls out?", "en", "it", table) == ["recedere"]
+    assert glossary.translated("Once the lease is terminated", "en", "it", table) == ["risolvere"]
+    assert glossary.translated("Quali contratti?", "it", "en", table) == ["contract"]
+    assert glossary.stem("pulling", "en") == glossary.stem("pull", "en") == "pull"
+    assert glossary.stem("process", "en") == "process"  # a double s is no plural
+    # a written form wins over a stem: "penalties" as written, not merged with "penalty"'s
+    assert glossary.translated("penalties", "en", "it", TABLE) == ["penale", "penali"]
