@@ -782,7 +782,9 @@ def explain(client, query: str, as_json: bool, end_user: str | None, **options) 
     score), explained_score (the same query's score under explain=true, which may differ by about
     1e-4), priors {routing, current}, scores {list: {raw, normalized, explanation} or null},
     unlabelled, bm25_explanation and language_place; the result adds combination, normalization,
-    explain_pipeline and expanded. The engine explains the fused query itself; no list is ranked on
+    explain_pipeline, expanded and glossary ({language, words, search: across | named}: the other
+    language's words BM25 read for the question's terms, `--routing-cross-language-glossary`, or
+    null). The engine explains the fused query itself; no list is ranked on
     its own. A hit in one of the last places a routed document in another language takes
     (`--routing-cross-language`) has language_place set to that language and no engine_score,
     priors or per-list scores: it was ranked by the search of its language alone.

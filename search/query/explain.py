@@ -164,6 +164,8 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
             "explain_pipeline": explained_pipeline, "lists": kinds, "combination": combination,
             "normalization": normalization, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
             "routed_docs": list(plan.routed), "named_by": list(plan.named_by), "focused": plan.focused,
+            "glossary": {"language": plan.glossary[0], "words": list(plan.glossary[1]),
+                         "search": "across" if plan.across else "named"} if plan.glossary else None,
             "hits": rows, "expanded": expanded}
 
 
@@ -187,6 +189,10 @@ def render(result: dict) -> str:
         lines.append("routed to: " + ", ".join(result["routed_docs"]) + named)
     if result.get("focused"):
         lines.append(f"searched inside it as: {result['focused']}")
+    if result.get("glossary"):
+        read = result["glossary"]
+        where = f"the search in {read['language']} alone" if read["search"] == "across" else "the named document's search"
+        lines.append(f"BM25 of {where} also read, from the glossary: " + " ".join(read["words"]))
     lines.append("per list: the sub-query's raw score > the pipeline's normalized score (- not matched)")
     lines.append(head)
     for row in result["hits"]:

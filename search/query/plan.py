@@ -46,6 +46,7 @@ class SearchPlan:
     across: tuple[str, dict] | None = None  # (language, body): a routed document's language searched alone
     across_after: int | None = None  # the places its chunks come after (language_places); None: the last ones
     across_docs: tuple[str, ...] = ()  # the documents it searches, in the routing prior's order; (): `routed`
+    glossary: tuple[str, tuple[str, ...]] | None = None  # (language, words): what BM25 read of the glossary
 
     @property
     def index(self) -> str:

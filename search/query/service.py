@@ -298,8 +298,10 @@ class SearchService:
             text = bodies.without_stop_words(text)
         named_in = self.named_language(req, docs_index, routed) if named_by and routing == "filter" and len(routed) == 1 \
             and req.routing.cross_language_glossary and model_id is None else None
+        read: tuple[str, tuple[str, ...]] | None = None  # the glossary's words BM25 reads (plan.glossary)
         if named_in:  # the one named document is in another language: BM25 reads its words for the terms too
-            text = with_glossary(text, focused or req.query, named_in, glossary.NAMED_FORMS)
+            read = (named_in, glossary_words(focused or req.query, named_in, glossary.NAMED_FORMS))
+            text = " ".join([text, *read[1]])
         searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
 
         def sub_queries(over: Filters, words: str = text) -> list:
@@ -334,9 +336,10 @@ class SearchService:
         if language:
             # BM25 over that language reads the glossary's words for the question's terms too (not when
             # the engine embeds the question: its neural query reads the same text, and would embed them)
-            words = with_glossary(text, req.query, language) \
-                if req.routing.cross_language_glossary and model_id is None else text
-            across = (language, bodies.body_of(req.mode, size, sub_queries(alone, words)))
+            if req.routing.cross_language_glossary and model_id is None:
+                read = (language, glossary_words(req.query, language))
+            across = (language, bodies.body_of(req.mode, size, sub_queries(alone, " ".join([text, *read[1]])
+                                                                           if read else text)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
             # own documents keep the early places (on the dev halves, places 3-5 for that language cost
             # two same-language questions theirs in the top 5, and the last places none)
@@ -345,7 +348,8 @@ class SearchService:
                 [(s.score, known.get(s.key)) for s in subjects], language, req.routing.cross_language_margin))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused, current_prior(req, today()), places, across, after, across_docs)
+                          focused, current_prior(req, today()), places, across, after, across_docs,
+                          read if read and read[1] else None)
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
                         subjects: Sequence[Subject] = ()) -> str | None:
@@ -929,12 +933,11 @@ def check_window(embedder, query: str) -> None:
                          f"{embedder.max_tokens}: shorten it")
 
 
-def with_glossary(text: str, question: str, language: str, forms: int | None = None) -> str:
-    """`text` (what BM25 reads) and, without stop words, the `language` words of the glossary terms
-    of `question` (`glossary.translated`; unchanged when it holds none)."""
+def glossary_words(question: str, language: str, forms: int | None = None) -> tuple[str, ...]:
+    """The `language` words of the glossary terms of `question` (`glossary.translated`), without
+    stop words: what BM25 reads besides the question's own; () when the glossary holds none."""
     added = glossary.translated(question, detect_language(question), language, forms=forms)
-    words = bodies.without_stop_words(" ".join(added)) if added else ""
-    return f"{text} {words}" if words else text
+    return tuple(bodies.without_stop_words(" ".join(added)).split()) if added else ()
 
 
 def today() -> str:

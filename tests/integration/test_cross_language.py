@@ -152,7 +152,9 @@ def test_the_other_languages_search_reads_the_glossarys_words_for_the_questions_
     assert plan.across and plan.across[0] == "it"
     body = json.dumps(plan.across[1])
     assert all(word in body for word in ("legge", "tribunale", "giudice"))  # the glossary's Italian words
+    assert plan.glossary[0] == "it" and {"legge", "tribunale", "giudice"} <= set(plan.glossary[1])
     plain = service.plan(req.replace(routing_cross_language_glossary=False))
+    assert plain.glossary is None
     # without it, and in the fused search (the question as written), no such word
     assert not any(word in json.dumps(b) for b in (plain.across[1], plan.body) for word in ("tribunale", "giudice"))
     on, off = service.search(req), _search(service, sample_index[0], q, routing_cross_language_glossary=False)
@@ -171,6 +173,7 @@ def test_the_one_named_document_in_the_other_language_is_searched_with_the_gloss
     req = SearchRequest(query=q, index=sample_index[0], k=10)
     plan = service.plan(req)
     assert [key.split(":")[0] for key in plan.routed] == [BETA] and plan.across is None
+    assert plan.glossary == ("it", ("fornitura", "forniture", "obbligazione", "obbligazioni", "contratto", "contratti"))
     off_plan = service.plan(req.replace(routing_cross_language_glossary=False))
     assert all(word in json.dumps(plan.body) for word in ("fornitura", "obbligazioni"))
     assert not any(word in json.dumps(off_plan.body) for word in ("fornitura", "obbligazioni"))
@@ -184,3 +187,4 @@ def test_the_one_named_document_in_the_other_language_is_searched_with_the_gloss
     english = service.plan(SearchRequest(query="What are the supplier's obligations in the Acme Globex NDA?",
                                          index=sample_index[0], k=10))
     assert not any(word in json.dumps(english.body) for word in ("fornitura", "obbligazioni"))
+    assert english.glossary is None

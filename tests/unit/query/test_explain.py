@@ -126,3 +126,12 @@ def test_render_shows_each_list_raw_and_normalized():
                        {"chunk_id": "x:1:0001", "via": "xref:y", "section": "1", "doc_title": "X", "version": "1"}]})
     assert "40.698>0.5885" in text and "min_max normalization, arithmetic_mean combination" in text
     assert "+ x:1:0001 (via xref:y" in text
+
+
+def test_render_says_which_glossary_words_bm25_read_and_where():
+    base = {"query": "q", "pipeline": "p", "lists": ["bm25"], "hits": []}
+    across = render({**base, "glossary": {"language": "it", "words": ["foro", "competente"], "search": "across"}})
+    assert "BM25 of the search in it alone also read, from the glossary: foro competente" in across
+    named = render({**base, "glossary": {"language": "en", "words": ["court"], "search": "named"}})
+    assert "BM25 of the named document's search also read, from the glossary: court" in named
+    assert "glossary" not in render({**base, "glossary": None})
