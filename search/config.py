@@ -120,6 +120,10 @@ class Settings(BaseSettings):
     )
 
     index: str = "legalsearch"
+    glossary: Path | None = Field(
+        default=None, description="a TSV of your own English-Italian terms (English forms | ... TAB Italian forms | "
+        "..., `#` comments), read before the shipped glossary (search/query/lexicons/en-it.tsv) wherever BM25 reads "
+        "the other language's words for a question's terms (LEGALSEARCH_GLOSSARY; its forms come first)")
     log_searches: bool = True
     rerank_model: str | None = None
 

@@ -13,7 +13,9 @@ as written.
 The table (`lexicons/en-it.tsv`: English forms | ... TAB Italian forms | ...) is general legal
 vocabulary (contracts, leases, employment, data protection, consumer law, companies, statutes,
 procedure, the plain words of legal questions), written from general knowledge by a helper who
-read no evaluation question, corpus or result. Pure data: no I/O after the first load, no model.
+read no evaluation question, corpus or result. `Settings.glossary` (LEGALSEARCH_GLOSSARY) names
+a file of one's own terms in the same shape, read before it. Pure data: no I/O after the first
+load, no model.
 """
 
 from __future__ import annotations
@@ -21,6 +23,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
+from pathlib import Path
+
+from legalsearch.errors import ConfigError
 
 LANGUAGES = ("en", "it")
 """The glossary's two languages, in the order of its columns."""
@@ -64,10 +69,31 @@ def parse(lines) -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]
     return table
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]]:
-    text = resources.files("legalsearch.query").joinpath("lexicons/en-it.tsv").read_text(encoding="utf-8")
-    return parse(text.splitlines())
+def _shipped() -> list[str]:
+    return resources.files("legalsearch.query").joinpath("lexicons/en-it.tsv").read_text(encoding="utf-8").splitlines()
+
+
+@lru_cache(maxsize=8)
+def _table(extra: str | None = None) -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]]:
+    """The shipped table, after the lines of the file `extra` (`Settings.glossary`) when given: a
+    term in both gets that file's forms first. An unreadable or malformed file is a ConfigError
+    that names it (and the line)."""
+    if not extra:
+        return parse(_shipped())
+    try:
+        lines = Path(extra).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"glossary {extra}: cannot be read ({e})") from e
+    try:
+        parse(lines)
+    except ValueError as e:
+        raise ConfigError(f"glossary {extra}: {e}") from e
+    return parse([*lines, *_shipped()])
+
+
+def load(extra: str | Path | None = None) -> None:
+    """Read and check the table with the file `extra` now (a bad file fails at start, not at a search)."""
+    _table(str(extra) if extra else None)
 
 
 def stem(word: str, language: str) -> str:
@@ -94,21 +120,23 @@ def stemmed(entries: dict[tuple[str, ...], tuple[str, ...]], source: str) -> dic
     return out
 
 
-@lru_cache(maxsize=4)
-def _stemmed(source: str, target: str) -> dict[tuple[str, ...], tuple[str, ...]]:
-    return stemmed(_table().get((source, target), {}), source)
+@lru_cache(maxsize=16)
+def _stemmed(source: str, target: str, extra: str | None = None) -> dict[tuple[str, ...], tuple[str, ...]]:
+    return stemmed(_table(extra).get((source, target), {}), source)
 
 
 def translated(question: str, source: str, target: str, table=None, limit: int = MAX_TERMS,
-               forms: int | None = None) -> list[str]:
+               forms: int | None = None, extra: str | Path | None = None) -> list[str]:
     """The `target`-language words of the glossary terms in `question` (in `source`), longest
     phrase first ("data controller" before "data"), each once, at most `limit`, of each term its
     first `forms` translations (None: all); [] for a pair of languages the glossary does not hold.
-    A phrase no form matches as written is matched by its words' stems ("pulls out" -> "pull out")."""
-    entries = (table or _table()).get((source, target))
+    A phrase no form matches as written is matched by its words' stems ("pulls out" -> "pull out").
+    `table`: a parsed table instead of the shipped one; `extra`: a file read before the shipped one."""
+    extra = str(extra) if extra else None
+    entries = (table or _table(extra)).get((source, target))
     if not entries:
         return []
-    by_stem = stemmed(entries, source) if table else _stemmed(source, target)
+    by_stem = stemmed(entries, source) if table else _stemmed(source, target, extra)
     tokens = words(question)
     stems = [stem(token, source) for token in tokens]
     out: list[str] = []

@@ -123,6 +123,7 @@ class SearchService:
         self.authenticator = Authenticator(store, settings.user, settings.password, settings.token)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
+        glossary.load(settings.glossary)  # a bad glossary file fails here, naming its line
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
         self._walls: dict[tuple[str, str], tuple[list[walls.Wall], float]] = {}
         self._rerankers: Rerankers | None = None
@@ -300,7 +301,8 @@ class SearchService:
             and req.routing.cross_language_glossary and model_id is None else None
         read: tuple[str, tuple[str, ...]] | None = None  # the glossary's words BM25 reads (plan.glossary)
         if named_in:  # the one named document is in another language: BM25 reads its words for the terms too
-            read = (named_in, glossary_words(focused or req.query, named_in, glossary.NAMED_FORMS))
+            read = (named_in, glossary_words(focused or req.query, named_in, glossary.NAMED_FORMS,
+                                             self.settings.glossary))
             text = " ".join([text, *read[1]])
         searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
 
@@ -337,7 +339,7 @@ class SearchService:
             # BM25 over that language reads the glossary's words for the question's terms too (not when
             # the engine embeds the question: its neural query reads the same text, and would embed them)
             if req.routing.cross_language_glossary and model_id is None:
-                read = (language, glossary_words(req.query, language))
+                read = (language, glossary_words(req.query, language, extra=self.settings.glossary))
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone, " ".join([text, *read[1]])
                                                                            if read else text)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
@@ -933,10 +935,11 @@ def check_window(embedder, query: str) -> None:
                          f"{embedder.max_tokens}: shorten it")
 
 
-def glossary_words(question: str, language: str, forms: int | None = None) -> tuple[str, ...]:
-    """The `language` words of the glossary terms of `question` (`glossary.translated`), without
-    stop words: what BM25 reads besides the question's own; () when the glossary holds none."""
-    added = glossary.translated(question, detect_language(question), language, forms=forms)
+def glossary_words(question: str, language: str, forms: int | None = None, extra=None) -> tuple[str, ...]:
+    """The `language` words of the glossary terms of `question` (`glossary.translated`; `extra`:
+    `Settings.glossary`), without stop words: what BM25 reads besides the question's own; () when
+    the glossary holds none."""
+    added = glossary.translated(question, detect_language(question), language, forms=forms, extra=extra)
     return tuple(bodies.without_stop_words(" ".join(added)).split()) if added else ()
 
 

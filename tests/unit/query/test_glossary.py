@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from legalsearch.errors import ConfigError
 from legalsearch.query import glossary
 
 TABLE = glossary.parse([
@@ -61,3 +62,23 @@ def test_an_inflected_phrase_is_matched_by_its_stems_where_no_form_is_written():
     assert glossary.stem("process", "en") == "process"  # a double s is no plural
     # a written form wins over a stem: "penalties" as written, not merged with "penalty"'s
     assert glossary.translated("penalties", "en", "it", TABLE) == ["penale", "penali"]
+
+
+def test_a_file_of_ones_own_terms_is_read_before_the_shipped_table(tmp_path):
+    own = tmp_path / "firm.tsv"
+    own.write_text("# our jargon\nred-line|redline\tcontrodeduzioni\npenalty\tpenale contrattuale\n", encoding="utf-8")
+    assert glossary.translated("Send the redline", "en", "it", extra=own) == ["controdeduzioni"]
+    assert glossary.translated("Send the redline", "en", "it") == []  # not without it
+    # a term in both: the file's forms first, then the shipped ones
+    both = glossary.translated("Is there a penalty?", "en", "it", extra=own)
+    shipped = glossary.translated("Is there a penalty?", "en", "it")
+    assert both[:2] == ["penale", "contrattuale"] and set(shipped) <= set(both) and "contrattuale" not in shipped
+
+
+def test_a_bad_glossary_file_is_a_config_error_naming_it_and_its_line(tmp_path):
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("penalty\tpenale\nno tab here\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"glossary .*bad.tsv: glossary line 2"):
+        glossary.load(bad)
+    with pytest.raises(ConfigError, match="cannot be read"):
+        glossary.load(tmp_path / "missing.tsv")
