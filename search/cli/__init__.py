@@ -941,6 +941,97 @@ def profiles_show(name: str, as_json: bool) -> None:
         click.echo(f"{'*' if key in changed else ' '} {key} = {json.dumps(value, default=str)}")
 
 
+# --------------------------------------------------------------------------- glossary
+
+
+@main.group(cls=_Group)
+def glossary() -> None:
+    """The English-Italian glossary BM25 reads across languages: the other language's words for a
+    question's legal terms, read by the search of another language alone and by the search of the
+    one document a question names in the other language (`--routing-cross-language-glossary`,
+    on by default; docs/architecture.md). The shipped table is search/query/lexicons/en-it.tsv;
+    LEGALSEARCH_GLOSSARY names a file of your own terms, read before it. Needs no node.
+
+    Example:
+
+        legalsearch glossary show "Which court hears disputes under the supply contract?"
+    """
+
+
+def _glossary_file(path: Path | None, client) -> Path | None:
+    return path or client.settings.glossary
+
+
+@glossary.command("show")
+@click.argument("question")
+@click.option("--to", "target", type=click.Choice(["en", "it"]), default=None,
+              help="The language whose words to show (default: the other of the question's language).")
+@click.option("--file", "extra", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Your own glossary, read before the shipped one (default: LEGALSEARCH_GLOSSARY).")
+@json_option
+@click.pass_obj
+def glossary_show(client, question: str, target: str | None, extra: Path | None, as_json: bool) -> None:
+    """The words BM25 would read besides QUESTION's own, stop words left out: every form of each
+    term (the search of another language alone) and the first forms (the one named document in the
+    other language). Routing decides whether a search reads them at all.
+    `legalsearch explain` shows what a real search read.
+
+    Example:
+
+        legalsearch glossary show "Can the tenant withdraw early?" --to it
+    """
+    from legalsearch.load.language import detect_language
+    from legalsearch.query import glossary as terms
+    from legalsearch.query.service import glossary_words
+
+    extra = _glossary_file(extra, client)
+    source = detect_language(question)
+    if source not in terms.LANGUAGES:
+        raise click.UsageError(f"the question reads as {source!r}; the glossary holds {', '.join(terms.LANGUAGES)}")
+    target = target or next(lang for lang in terms.LANGUAGES if lang != source)
+    if target == source:
+        raise click.UsageError(f"--to {target} is the question's own language")
+    every = list(glossary_words(question, target, extra=extra))  # without stop words, as BM25 reads them
+    first = list(glossary_words(question, target, terms.NAMED_FORMS, extra))
+    if as_json:
+        _echo_json({"question": question, "source": source, "target": target, "file": str(extra) if extra else None,
+                    "other_language_search": every, "named_document_search": first})
+        return
+    click.echo(f"question in {source}; {target} words" + (f" (with {extra})" if extra else ""))
+    click.echo("  the search of another language alone: " + (" ".join(every) or "(none)"))
+    click.echo(f"  the one named document (first {terms.NAMED_FORMS} forms): " + (" ".join(first) or "(none)"))
+
+
+@glossary.command("check")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@json_option
+def glossary_check(file: Path, as_json: bool) -> None:
+    """Check a glossary FILE of your own terms before you set LEGALSEARCH_GLOSSARY to it: two
+    tab-separated columns (English forms | ... TAB Italian forms | ...), `#` comments. Prints how
+    many terms it holds each way and how many the shipped table already has; a bad line fails with
+    its number (exit 1).
+
+    Example:
+
+        legalsearch glossary check firm-terms.tsv
+    """
+    from legalsearch.query import glossary as terms
+
+    terms.load(file)  # a ConfigError naming the file and the line
+    own = terms.parse(file.read_text(encoding="utf-8").splitlines())
+    shipped = terms.parse(terms.shipped_lines())
+    rows = [{"from": source, "to": target, "terms": len(entries),
+             "also_shipped": sum(1 for key in entries if key in shipped[(source, target)])}
+            for (source, target), entries in own.items()]
+    if as_json:
+        _echo_json({"file": str(file), "directions": rows})
+        return
+    click.echo(f"{file}: ok")
+    for row in rows:
+        click.echo(f"  {row['from']} -> {row['to']}: {row['terms']} terms ({row['also_shipped']} also in the shipped "
+                   "table: yours come first)")
+
+
 # --------------------------------------------------------------------------- models
 
 

@@ -69,7 +69,8 @@ def parse(lines) -> dict[tuple[str, str], dict[tuple[str, ...], tuple[str, ...]]
     return table
 
 
-def _shipped() -> list[str]:
+def shipped_lines() -> list[str]:
+    """The lines of the shipped table (lexicons/en-it.tsv)."""
     return resources.files("legalsearch.query").joinpath("lexicons/en-it.tsv").read_text(encoding="utf-8").splitlines()
 
 
@@ -79,7 +80,7 @@ def _table(extra: str | None = None) -> dict[tuple[str, str], dict[tuple[str, ..
     term in both gets that file's forms first. An unreadable or malformed file is a ConfigError
     that names it (and the line)."""
     if not extra:
-        return parse(_shipped())
+        return parse(shipped_lines())
     try:
         lines = Path(extra).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as e:
@@ -88,7 +89,7 @@ def _table(extra: str | None = None) -> dict[tuple[str, str], dict[tuple[str, ..
         parse(lines)
     except ValueError as e:
         raise ConfigError(f"glossary {extra}: {e}") from e
-    return parse([*lines, *_shipped()])
+    return parse([*lines, *shipped_lines()])
 
 
 def load(extra: str | Path | None = None) -> None:

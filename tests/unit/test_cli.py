@@ -61,3 +61,31 @@ def test_bad_search_input_is_one_line_and_json_when_asked(args):
     assert as_json.exit_code == 2
     error = json.loads(as_json.stdout)
     assert error["type"] == "UsageError" and "\n" not in error["error"]
+
+
+def test_glossary_show_prints_the_words_bm25_would_read_without_a_node(tmp_path):
+    result = CliRunner().invoke(cli.main, ["glossary", "show", "Which court hears disputes?", "--json"])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert (shown["source"], shown["target"]) == ("en", "it")
+    assert "tribunale" in shown["other_language_search"] and "delle" not in shown["other_language_search"]
+    assert set(shown["named_document_search"]) <= set(shown["other_language_search"])
+    own = tmp_path / "firm.tsv"
+    own.write_text("redline\tcontrodeduzioni\n", encoding="utf-8")
+    mine = CliRunner().invoke(cli.main, ["glossary", "show", "Send the redline", "--file", str(own)])
+    assert mine.exit_code == 0 and "controdeduzioni" in mine.output
+    same = CliRunner().invoke(cli.main, ["glossary", "show", "Which court hears disputes?", "--to", "en"])
+    assert same.exit_code == 2 and "own language" in same.output
+
+
+def test_glossary_check_counts_a_good_file_and_names_a_bad_line(tmp_path):
+    good = tmp_path / "good.tsv"
+    good.write_text("# ours\nredline\tcontrodeduzioni\npenalty\tpenale contrattuale\n", encoding="utf-8")
+    result = CliRunner().invoke(cli.main, ["glossary", "check", str(good), "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {(r["from"], r["to"]): r for r in json.loads(result.output)["directions"]}
+    assert rows[("en", "it")]["terms"] == 2 and rows[("en", "it")]["also_shipped"] == 1
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("redline\tcontrodeduzioni\nno tab\n", encoding="utf-8")
+    failed = CliRunner().invoke(cli.main, ["glossary", "check", str(bad)])
+    assert failed.exit_code == 1 and "line 2" in failed.output
