@@ -958,10 +958,6 @@ def glossary() -> None:
     """
 
 
-def _glossary_file(path: Path | None, client) -> Path | None:
-    return path or client.settings.glossary
-
-
 @glossary.command("show")
 @click.argument("question")
 @click.option("--to", "target", type=click.Choice(["en", "it"]), default=None,
@@ -984,7 +980,7 @@ def glossary_show(client, question: str, target: str | None, extra: Path | None,
     from legalsearch.query import glossary as terms
     from legalsearch.query.service import glossary_words
 
-    extra = _glossary_file(extra, client)
+    extra = extra or client.settings.glossary
     source = detect_language(question)
     if source not in terms.LANGUAGES:
         raise click.UsageError(f"the question reads as {source!r}; the glossary holds {', '.join(terms.LANGUAGES)}")
@@ -1017,8 +1013,7 @@ def glossary_check(file: Path, as_json: bool) -> None:
     """
     from legalsearch.query import glossary as terms
 
-    terms.load(file)  # a ConfigError naming the file and the line
-    own = terms.parse(file.read_text(encoding="utf-8").splitlines())
+    own = terms.parse(terms.own_lines(file))  # a ConfigError naming the file and the line
     shipped = terms.parse(terms.shipped_lines())
     rows = [{"from": source, "to": target, "terms": len(entries),
              "also_shipped": sum(1 for key in entries if key in shipped[(source, target)])}

@@ -81,15 +81,21 @@ def _table(extra: str | None = None) -> dict[tuple[str, str], dict[tuple[str, ..
     that names it (and the line)."""
     if not extra:
         return parse(shipped_lines())
+    return parse([*own_lines(extra), *shipped_lines()])
+
+
+def own_lines(path: str | Path) -> list[str]:
+    """The lines of a glossary file of one's own, checked: an unreadable file or a line without two
+    columns is a ConfigError that names the file (and the line)."""
     try:
-        lines = Path(extra).read_text(encoding="utf-8").splitlines()
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"glossary {extra}: cannot be read ({e})") from e
+        raise ConfigError(f"glossary {path}: cannot be read ({e})") from e
     try:
         parse(lines)
     except ValueError as e:
-        raise ConfigError(f"glossary {extra}: {e}") from e
-    return parse([*lines, *shipped_lines()])
+        raise ConfigError(f"glossary {path}: {e}") from e
+    return lines
 
 
 def load(extra: str | Path | None = None) -> None:

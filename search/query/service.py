@@ -123,7 +123,8 @@ class SearchService:
         self.authenticator = Authenticator(store, settings.user, settings.password, settings.token)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
-        glossary.load(settings.glossary)  # a bad glossary file fails here, naming its line
+        if settings.glossary:  # a bad glossary file of one's own fails here, naming its line
+            glossary.load(settings.glossary)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
         self._walls: dict[tuple[str, str], tuple[list[walls.Wall], float]] = {}
         self._rerankers: Rerankers | None = None
@@ -301,9 +302,9 @@ class SearchService:
             and req.routing.cross_language_glossary and model_id is None else None
         read: tuple[str, tuple[str, ...]] | None = None  # the glossary's words BM25 reads (plan.glossary)
         if named_in:  # the one named document is in another language: BM25 reads its words for the terms too
-            read = (named_in, glossary_words(focused or req.query, named_in, glossary.NAMED_FORMS,
-                                             self.settings.glossary))
-            text = " ".join([text, *read[1]])
+            added = glossary_words(focused or req.query, named_in, glossary.NAMED_FORMS, self.settings.glossary)
+            read = (named_in, added) if added else None
+            text = " ".join([text, *added])
         searched = filters.model_copy(update={"doc_keys": ()}) if places else filters  # open places: every document
 
         def sub_queries(over: Filters, words: str = text) -> list:
@@ -339,7 +340,8 @@ class SearchService:
             # BM25 over that language reads the glossary's words for the question's terms too (not when
             # the engine embeds the question: its neural query reads the same text, and would embed them)
             if req.routing.cross_language_glossary and model_id is None:
-                read = (language, glossary_words(req.query, language, extra=self.settings.glossary))
+                added = glossary_words(req.query, language, extra=self.settings.glossary)
+                read = (language, added) if added else None
             across = (language, bodies.body_of(req.mode, size, sub_queries(alone, " ".join([text, *read[1]])
                                                                            if read else text)))
             # routing kept none of that language: the subject list alone spoke for it, and routing's
@@ -350,8 +352,7 @@ class SearchService:
                 [(s.score, known.get(s.key)) for s in subjects], language, req.routing.cross_language_margin))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused, current_prior(req, today()), places, across, after, across_docs,
-                          read if read and read[1] else None)
+                          focused, current_prior(req, today()), places, across, after, across_docs, read)
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
                         subjects: Sequence[Subject] = ()) -> str | None:
