@@ -146,8 +146,25 @@ def concrete_indices(store: Store, name: str) -> dict[str, list[str]]:
     return out
 
 
+_changes = 0
+
+
+def note_change() -> None:
+    """Documents of this process's indices were written or removed (an ingest ended, an index was
+    deleted): what a search service kept of a document registry is looked up again
+    (legalsearch.query.registry)."""
+    global _changes
+    _changes += 1
+
+
+def changes() -> int:
+    """How many times `note_change` ran in this process."""
+    return _changes
+
+
 def delete(store: Store, name: str) -> list[str]:
     """Delete every concrete index behind `name` (all generations); returns what was deleted."""
+    note_change()
     deleted = []
     for concrete in [*(i for names in concrete_indices(store, name).values() for i in names),
                      *walled_indices(store, name)]:

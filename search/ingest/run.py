@@ -203,12 +203,14 @@ def ingest(
                 writer.end()
             except LegalSearchError as e:
                 log.warning("could not turn refresh back on (%s); the next command will", e)
+            indices.note_change()  # some documents may be written
             writer = None
         raise
     finally:
         if writer:
             t = time.perf_counter()
             writer.end()
+            indices.note_change()  # refreshed: a search service of this process reads the registry again
             if options.force_merge:
                 bulk.force_merge(store, writer.chunks, options.force_merge)
             _tune_knn(store, writer.chunks, report)

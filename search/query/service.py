@@ -23,7 +23,7 @@ from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
 from legalsearch.load.language import detect_language
-from legalsearch.query import bodies, cite, expand, glossary, lexicon, relevance
+from legalsearch.query import bodies, cite, expand, glossary, lexicon, registry, relevance
 from legalsearch.query import context as ctx
 from legalsearch.query import highlight as highlighting
 from legalsearch.query.fusion import (
@@ -132,6 +132,8 @@ class SearchService:
         self._doc_language: dict[tuple[str, str], str | None] = {}  # (registry, doc_key) -> its language
         self._doc_edition: dict[tuple[str, str], tuple] = {}  # (registry, doc_key) -> plan.edition of it
         self._subjects: dict[tuple[str, str], object] = {}  # (embedder cache key, subject text) -> vector
+        # the registry's answers to the naming lookups, kept while its change marker stays
+        self._registry = registry.RegistryAnswers(self.store.search, TARGET_TTL_S, epoch=indices.changes)
         # requests a search sends beside its own path (relevance's term statistics), so that it
         # does not wait for them in turn
         self._beside = ThreadPoolExecutor(max_workers=4, thread_name_prefix="legalsearch-beside")
@@ -587,13 +589,16 @@ class SearchService:
         words = [w for w in question_words(text) if w.lower() not in cited]
         if not words:
             return [], []
-        counts = counts or self.store.search(docs_index, bodies.naming_df_body(words, filters))
-        total = counts["hits"]["total"]["value"]
-        aggs = counts["aggregations"]
-        df = {w: tuple(aggs[f"df_{lang}"]["buckets"][w]["doc_count"] for lang in bodies.NAMING_DF_FIELDS) for w in words}
+        kept = registry.filters_key(bodies.filter_clauses(filters))  # the registry's answers, by filters
+        df, total = self.naming_counts(words, filters, docs_index, kept, counts)
         rare = naming_words(df, total, size)
         if not rare:
             return [], []
+        key = ("named", kept, tuple(rare), size)
+        named = self._registry.get(docs_index, key)
+        if named is not None:
+            log.debug("named by %s: %s (kept)", rare, named)
+            return rare, list(named)
         # the documents that carry the most of the rare words (up to `size`, best first): "Kestrel"
         # names the NDA and the licence alike, and the question may be about either (keeping only
         # those within half the best score loses right answers); "Birch First Global ... and Mount
@@ -602,8 +607,35 @@ class SearchService:
         hits = self.store.search(docs_index, bodies.naming_body(rare, filters, size))["hits"]["hits"]
         most = bodies.names_carried(hits[0]["_score"]) if hits else 0
         named = [h["_source"]["doc_key"] for h in hits if bodies.names_carried(h["_score"]) >= most]
+        self._registry.put(docs_index, key, tuple(named))
         log.debug("named by %s: %s", rare, named)
         return rare, named
+
+    def naming_counts(self, words: list[str], filters: Filters, docs_index: str, kept: str,
+                      counts: dict | None = None) -> tuple[dict[str, tuple[int, ...]], int]:
+        """(how many visible documents carry each word, per analyzer language; how many there are):
+        the registry's answers kept from earlier questions (`registry.RegistryAnswers`), and one
+        request for the words no question asked before; `counts`: that request's answer, given."""
+        df: dict[str, tuple[int, ...]] = {}
+        total = None
+        if counts is None:
+            total = self._registry.get(docs_index, ("total", kept))
+            for w in words:
+                found = self._registry.get(docs_index, ("df", kept, w))
+                if found is not None:
+                    df[w] = found
+        asked = [w for w in words if w not in df]
+        if not asked and total is not None:
+            return df, total
+        asked = asked or words[:1]
+        counts = counts or self.store.search(docs_index, bodies.naming_df_body(asked, filters))
+        total = counts["hits"]["total"]["value"]
+        self._registry.put(docs_index, ("total", kept), total)
+        aggs = counts["aggregations"]
+        for w in asked:
+            df[w] = tuple(aggs[f"df_{lang}"]["buckets"][w]["doc_count"] for lang in bodies.NAMING_DF_FIELDS)
+            self._registry.put(docs_index, ("df", kept, w), df[w])
+        return df, total
 
     # ----------------------------------------------------------------- run
 
