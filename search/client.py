@@ -284,6 +284,13 @@ class LegalSearch:
         """
         return self.service.warm_rerank(self._index(index), rerank, progress=progress)
 
+    def warm_terms(self, index: str | None = None, *, progress: bool = False) -> dict:
+        """Analyse the passage terms of every chunk of an index for relevance into the local terms
+        cache (an ingest does it for what it writes; this is for an index ingested before), so that
+        the first search of a process on a long cited article does not wait for the node
+        (idempotent). Returns {"chunks": n, "texts_analysed": m, "seconds": s}."""
+        return self.service.warm_terms(self._index(index), progress=progress)
+
     def explain(self, question: str | SearchRequest, **options: Any) -> dict:
         """Why each hit ranks where it does, for the same plan and fused query `search` would run:
         per list (bm25, knn, identifier, title) the raw and normalized score, the combination and

@@ -393,6 +393,31 @@ def index_list(client, as_json: bool) -> None:
                    f"embedder={r['embedder']} chunker={r['chunker']} summarizer={r['summarizer']}")
 
 
+@index.command("warm-terms")
+@index_option
+@json_option
+@click.pass_obj
+def index_warm_terms(client, index: str | None, as_json: bool) -> None:
+    """Analyse every chunk's passage terms for relevance ahead of the questions (idempotent).
+
+    Each hit's relevance reads which of the question's words its passage carries, as the index's
+    analyzer reads them; the node analyses a text the first time a process meets it, and a hit
+    list that cites a whole article (hundreds of chunks) waits for that. The terms are kept on
+    disk under the cache folder (terms.sqlite), by the index's uuid. An ingest analyses what it
+    writes; run this for an index ingested before. Re-runs ask only what is new.
+
+    Example:
+
+        legalsearch index warm-terms --index contracts
+    """
+    result = client.warm_terms(index, progress=not as_json)
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"{result['chunks']} chunks read, {result['texts_analysed']} texts analysed "
+               f"(the others were known) in {result['seconds']:.1f} s")
+
+
 @index.command("warm-rerank")
 @index_option
 @click.option("--rerank", type=click.Choice(BI_ENCODER_RERANKERS), default="e5+clause", show_default=True,

@@ -43,7 +43,7 @@ from legalsearch.documents.models import Chunk, Document, ParsedDocument
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
 from legalsearch.embed.spec import is_spec
 from legalsearch.errors import BulkError, ConfigError, LegalSearchError
-from legalsearch.index import bulk, indices, records, refresh, walls
+from legalsearch.index import bulk, indices, records, refresh, terms, walls
 from legalsearch.index.schema import KNN_EF_RULE
 from legalsearch.index.writer import IndexWriter
 from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
@@ -189,8 +189,10 @@ def ingest(
     def embed(pending: list[_Pending]) -> _Embedded:
         return _embed(pending, writer, embedder, vector_cache, report, options.warm_clauses)
 
+    warm_terms = _terms_warmer(store, writer, settings, report) if writer else None
+
     def write(batch_: _Embedded) -> None:
-        _write(batch_, writer, embedder, settings_key, report, tick)
+        _write(batch_, writer, embedder, settings_key, report, tick, warm_terms)
 
     try:
         if writer:
@@ -355,14 +357,40 @@ def clause_texts(pending: list[_Pending], at_least: int) -> list[str]:
             for p in pending if len(p.chunks) >= at_least for c in p.chunks]
 
 
-def _write(batch: _Embedded, writer, embedder, settings_key: str, report: IngestReport, progress) -> None:
+def _terms_warmer(store: Store, writer: IndexWriter, settings: Settings, report: IngestReport
+                  ) -> Callable[[list[dict]], None] | None:
+    """What analyses the passage terms of the chunks each batch wrote (legalsearch.index.terms.warm),
+    kept on disk under the cache folder by the chunk index's uuid, so that relevance does not
+    analyse them at the first search; None (with a warning) when the index's uuid cannot be read.
+    A refused analysis is a warning: every chunk is written already."""
+    try:
+        uuid = store.get_index(writer.chunks)[writer.chunks]["settings"]["index"]["uuid"]
+    except (LegalSearchError, KeyError) as e:
+        report.warnings.append(f"passage terms not analysed ahead ({e}); the first search that meets them will")
+        return None
+    terms.TERMS.use_disk(settings.cache_dir / terms.DISK_FILE)
+    report.options["terms_analysed"] = 0
+
+    def warm(sources: list[dict]) -> None:
+        try:
+            report.options["terms_analysed"] += terms.warm(store, writer.chunks, uuid, sources)
+        except LegalSearchError as e:
+            if not any(w.startswith("passage terms not analysed") for w in report.warnings):
+                report.warnings.append(f"passage terms not analysed ahead ({e}); the first search that meets them will")
+    return warm
+
+
+def _write(batch: _Embedded, writer, embedder, settings_key: str, report: IngestReport, progress,
+           warm_terms: Callable[[list[dict]], None] | None = None) -> None:
     """The write stage: each document's chunks and record, in order; a document with a bulk item the
-    node did not write is rolled back whole by the writer and reported failed with those items."""
+    node did not write is rolled back whole by the writer and reported failed with those items; then
+    the passage terms of what was written (`warm_terms`)."""
     t1 = time.perf_counter()
     now = datetime.now(UTC).isoformat(timespec="seconds")
     pending, vectors, token_counts = batch.pending, batch.vectors, batch.token_counts
     n_texts = sum(len(p.chunks) for p in pending)
     offset = 0
+    written: list[dict] = []
     for i, p in enumerate(pending):
         n = len(p.chunks)
         sources = [
@@ -383,6 +411,7 @@ def _write(batch: _Embedded, writer, embedder, settings_key: str, report: Ingest
             try:
                 writer.write(p.doc.meta.doc_id, doc_record, sources)
                 p.report.status = "ingested"
+                written += sources
             except BulkError as e:  # every item the node did not write, with its reason; rolled back
                 p.report.status, p.report.error = "failed", f"{e} (failed ids: {', '.join(e.failed_ids[:5])})"
                 p.report.refused = list(e.errors)
@@ -391,6 +420,8 @@ def _write(batch: _Embedded, writer, embedder, settings_key: str, report: Ingest
         offset += n
         if progress:
             progress(1)
+    if warm_terms and written:
+        warm_terms(written)
     report.timings["index"] += time.perf_counter() - t1
 
 

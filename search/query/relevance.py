@@ -30,28 +30,31 @@ A response is ``not_found`` when no retrieved hit reaches the request's ``abstai
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
-from legalsearch.errors import ConfigError, LegalSearchError
+from legalsearch.errors import ConfigError
+from legalsearch.index.terms import (  # noqa: F401 (the relevance API: what features reads)
+    TERMS,
+    TERMS_FIELD,
+    TermsCache,
+    analysed,
+    document_text,
+    passage_terms,
+    passage_text,
+    passage_texts,
+    question_statistics,
+)
 from legalsearch.query.identifiers import QueryRef, normalize_label
 from legalsearch.query.plan import citation_words, function_words
 
 FEATURES: tuple[str, ...] = ("cosine", "coverage", "doc_coverage", "absent", "cited")
 """The features of a hit, in the order the calibration's coefficients follow."""
-
-TERMS_FIELD = "embedded_text"
-"""The field whose analyzer reads the question and the passages, and whose statistics give the IDF."""
-
-
 
 def idf(df: int, n: int) -> float:
     """BM25's inverse document frequency (never negative): a term no chunk carries weighs most."""
@@ -88,17 +91,6 @@ def cites(source: Mapping, refs: Sequence[QueryRef]) -> float:
         return 0.0
     label = normalize_label(str(section))
     return 1.0 if any(not r.external and r.label == label for r in refs) else 0.0
-
-
-def passage_text(source: Mapping) -> str:
-    """What `coverage` reads of a hit: its heading path, section title and text."""
-    heading = " > ".join(source.get("heading_path") or [])
-    return "\n".join(p for p in (heading, source.get("section_title") or "", source.get("text") or "") if p)
-
-
-def document_text(source: Mapping) -> str:
-    """What `doc_coverage` reads of a hit: its document's title and summary."""
-    return "\n".join(p for p in (source.get("doc_title") or "", source.get("summary") or "") if p)
 
 
 @dataclass(frozen=True)
@@ -154,108 +146,10 @@ def load_calibration(embedder: str) -> Calibration:
     return Calibration.from_dict(data, str(path))
 
 
-class TermsCache:
-    """The analysed terms of texts already read, by (index, text digest), least recently used out
-    first: a passage's terms depend only on its text and the index's analyzer, and a concrete
-    index (one generation) keeps its analyzer, so a clause that comes back for another question
-    (a cited article expanded for every question about its contract) is not analysed again."""
-
-    def __init__(self, size: int = 20_000):
-        self.size = size
-        self._terms: OrderedDict[tuple[str, bytes], frozenset[str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def key(index: str, text: str) -> tuple[str, bytes]:
-        return index, hashlib.blake2b(text.encode("utf-8"), digest_size=16).digest()
-
-    def get(self, key: tuple[str, bytes]) -> frozenset[str] | None:
-        with self._lock:
-            found = self._terms.get(key)
-            if found is not None:
-                self._terms.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, bytes], terms: frozenset[str]) -> None:
-        with self._lock:
-            self._terms[key] = terms
-            self._terms.move_to_end(key)
-            while len(self._terms) > self.size:
-                self._terms.popitem(last=False)
-
-
-TERMS = TermsCache()
-"""The process's cache of analysed passage terms (`passage_terms`): about 55 MB when full (2.7 KB a
-text, measured over 2,000 LegalBench chunks and their summaries)."""
-
-
-def _artificial(index: str, text: str, stats: bool) -> dict:
-    return {"_index": index, "doc": {TERMS_FIELD: text}, "fields": [TERMS_FIELD], "positions": False,
-            "offsets": False, "payloads": False, "term_statistics": stats, "field_statistics": stats}
-
-
-def _term_vectors(store, index: str, docs: list[dict]) -> list[dict]:
-    """The `TERMS_FIELD` term vectors of artificial documents (`_artificial`), in order: one
-    `_mtermvectors` request."""
-    status, body = store.call("POST", "/_mtermvectors", {"docs": docs})
-    if status != 200:
-        raise LegalSearchError(f"term vectors of {index} refused (HTTP {status}): {str(body)[:200]}")
-    answers = body.get("docs") or []
-    if len(answers) != len(docs):
-        raise LegalSearchError(f"term vectors of {index}: {len(answers)} answers for {len(docs)} documents")
-    out = []
-    for d in answers:
-        if d.get("error"):
-            raise LegalSearchError(f"term vectors of {index}: {str(d['error'])[:200]}")
-        out.append((d.get("term_vectors") or {}).get(TERMS_FIELD) or {})
-    return out
-
-
 def statistics_index(index: str) -> str:
     """The index whose analyzer and term statistics relevance reads: the first (public) one of
     what a search read (comma-joined walls included)."""
     return index.split(",")[0]
-
-
-def _analysed(store, index: str, question: str | None, texts: Sequence[str], cache: TermsCache | None
-              ) -> tuple[tuple[dict[str, int], int] | None, list[set[str]]]:
-    """One `_mtermvectors` request for what is not known yet: the question's statistics (when
-    `question` is given: its analysed terms -> document frequency in `index`, the number of chunks)
-    and the terms of each distinct text not in `cache` (None: every text); no request when there is
-    nothing to ask. Returns (the statistics or None, each text's terms)."""
-    keys = [TermsCache.key(index, t) for t in texts]
-    known = {k: found for k in set(keys) if cache is not None and (found := cache.get(k)) is not None}
-    asked = list(dict.fromkeys((k, t) for k, t in zip(keys, texts, strict=True) if k not in known))
-    docs = ([_artificial(index, question, True)] if question is not None else []) + \
-        [_artificial(index, t, False) for _, t in asked]
-    answers = _term_vectors(store, index, docs) if docs else []
-    stats = None
-    if question is not None:
-        first = answers.pop(0)
-        n = int((first.get("field_statistics") or {}).get("doc_count") or 0)
-        stats = {t: int(v.get("doc_freq") or 0) for t, v in (first.get("terms") or {}).items()}, n
-    for (key, _), vectors in zip(asked, answers, strict=True):
-        known[key] = frozenset(vectors.get("terms") or {})
-        if cache is not None:
-            cache.put(key, known[key])
-    return stats, [set(known[k]) for k in keys]
-
-
-def question_statistics(store, index: str, question: str) -> tuple[dict[str, int], int]:
-    """(the question's analysed terms -> document frequency in `index`, the number of chunks): it
-    depends on the question alone, so a search asks it beside its first stage."""
-    return _analysed(store, index, question, (), None)[0]
-
-
-def passage_terms(store, index: str, texts: Sequence[str], cache: TermsCache | None = TERMS) -> list[set[str]]:
-    """Each text's terms as `index`'s analyzer reads them: one `_mtermvectors` request for the
-    distinct texts not in `cache` (None: every text), none when all are known."""
-    return _analysed(store, index, None, texts, cache)[1]
-
-
-def passage_texts(sources: Sequence[Mapping]) -> list[str]:
-    """What `features` analyses of `sources`: each one's passage, then each one's document text."""
-    return [passage_text(s) for s in sources] + [document_text(s) for s in sources]
 
 
 def cosines(store, index: str, vector: Sequence[float], chunk_ids: Sequence[str]) -> dict[str, float]:
@@ -291,7 +185,7 @@ def features(store, index: str, question: str, vector: Sequence[float] | None, s
     if cos is None:
         cos = cosines(store, index, vector, [s["chunk_id"] for s in sources]) if vector is not None else {}
     # the question's statistics in the same request as the unknown texts, unless asked already
-    asked, carried = _analysed(store, statistics_index(index), question if stats is None else None,
+    asked, carried = analysed(store, statistics_index(index), question if stats is None else None,
                                passage_texts(sources), TERMS)
     terms, n = stats if stats is not None else asked
     weights = content_terms(terms, max(n, 1))

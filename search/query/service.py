@@ -22,6 +22,8 @@ from legalsearch.config import Settings
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache
 from legalsearch.errors import ConfigError, LegalSearchError, NodeError, PermissionDeniedError, QueryError
 from legalsearch.index import indices, refresh, walls
+from legalsearch.index.terms import DISK_FILE
+from legalsearch.index.terms import warm as terms_warm
 from legalsearch.load.language import detect_language
 from legalsearch.query import bodies, cite, expand, glossary, lexicon, registry, relevance
 from legalsearch.query import context as ctx
@@ -123,6 +125,8 @@ class SearchService:
         self.authenticator = Authenticator(store, settings.user, settings.password, settings.token)
         self.pipelines = FusionPipelines(store)
         self.retrieval_log = RetrievalLog(store, settings.log_index)
+        # the passage terms relevance reads, also on disk (the ingest analyses what it writes)
+        relevance.TERMS.use_disk(settings.cache_dir / DISK_FILE)
         if settings.glossary:  # a bad glossary file of one's own fails here, naming its line
             glossary.load(settings.glossary)
         self._targets: dict[str, tuple[tuple[str, str, dict], float]] = {}
@@ -162,6 +166,7 @@ class SearchService:
             except LegalSearchError:  # no registry alias: routing then finds nothing to rank
                 docs = f"{index}-docs"
             found = (chunks, docs, indices.meta_of(body))
+            relevance.TERMS.know(chunks, body.get("settings", {}).get("index", {}).get("uuid"))
         self._targets[index] = (found, now)
         return found
 
@@ -777,6 +782,30 @@ class SearchService:
                 done += len(page)
                 bar.update(len(page))
         return {"chunks": done, "seconds": round(time.perf_counter() - start, 2)}
+
+    def warm_terms(self, index: str, progress: bool = False, batch: int = 500) -> dict[str, float]:
+        """Analyse the passage and document texts of every chunk of `index` (its walls included)
+        for relevance, into the terms kept on disk (legalsearch.index.terms), as an ingest does for
+        what it writes: for an index ingested before that, so that the first search of a process
+        on a long cited article does not wait for the node to analyse it. Idempotent: known texts
+        are not asked again. The chunks are read `batch` at a time."""
+        chunks = self.target(index)[0]
+        uuid = relevance.TERMS.uuid(chunks)
+        if uuid is None:  # the generation was cached before this process knew it
+            uuid = self.store.get_index(chunks)[chunks]["settings"]["index"]["uuid"]
+        start = time.perf_counter()
+        done = asked = 0
+        from tqdm import tqdm
+
+        everything = indices.all_live(self.store, index)
+        with tqdm(total=self.store.count(everything), desc="analysing passage terms", unit="chunk", file=sys.stderr,
+                  disable=not progress) as bar:
+            for page in self.store.stream(everything, {"match_all": {}}, batch,
+                                          ["heading_path", "section_title", "text", "doc_title", "summary"]):
+                asked += terms_warm(self.store, chunks, uuid, [h["_source"] for h in page], relevance.TERMS)
+                done += len(page)
+                bar.update(len(page))
+        return {"chunks": done, "texts_analysed": asked, "seconds": round(time.perf_counter() - start, 2)}
 
     def search(self, req: SearchRequest, write_log: bool | None = None) -> SearchResponse:
         t_start = time.perf_counter()
