@@ -643,6 +643,9 @@ def _render_ingest(s: dict) -> str:
     if s["options"].get("clauses_embedded"):
         lines.append(f"second stage: {s['options']['clauses_embedded']} clause texts of documents of at least "
                      f"{s['options']['warm_clauses']} chunks embedded ahead (`rerank: auto`)")
+    if s["options"].get("terms_analysed"):
+        lines.append(f"relevance: {s['options']['terms_analysed']} passage and document texts analysed ahead "
+                     "(kept in the cache folder's terms.sqlite)")
     bulk = s.get("bulk") or {}
     if bulk.get("requests"):
         why = ", ".join(f"{n} {reason}" for reason, n in sorted(bulk.get("failed_by_reason", {}).items()))
