@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-DOC_TYPES = ("contract", "nda", "statute", "privacy_policy", "internal_note", "other")
+DOC_TYPES = ("contract", "nda", "statute", "privacy_policy", "internal_note", "judgment", "other")
 """The doc_types with special handling (summaries, the 1341-1342 c.c. check, routing names).
 Any other value (judgment, guidance, regulation, memo, policy, ...) is kept as a keyword."""
 _DOC_TYPE_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
@@ -91,7 +91,7 @@ class DocumentMeta(BaseModel):
         if not _DOC_TYPE_RE.match(normalized):
             raise ValueError(
                 f"doc_type {value!r} is not a keyword: use letters, digits, '_' or '-' (at most 64), "
-                f"e.g. one of {', '.join(DOC_TYPES)} or your own such as 'judgment'"
+                f"e.g. one of {', '.join(DOC_TYPES)} or your own such as 'lease'"
             )
         if normalized not in DOC_TYPES and normalized not in _warned_doc_types:
             _warned_doc_types.add(normalized)

@@ -19,7 +19,21 @@ from pydantic import ValidationError
 
 SIDECAR_SUFFIX = ".meta.json"
 
+_JUDGMENT_RE = re.compile(
+    r"(?m)^[ \t]*(?:APPROVED[ \t]+)?JUDG(?:E)?MENT(?:[ \t]+OF[ \t]+THE[ \t]+COURT)?[ \t]*$"  # a line of its own
+    r"|^[ \t]*(?:MEMORANDUM[ \t]+)?OPINION(?:[ \t]+AND[ \t]+ORDER)?[ \t]*$"
+    r"|\bNeutral Citation(?: Number)?\b"
+    r"|^[ \t]*IN THE (?:HIGH COURT|COURT OF APPEAL|SUPREME COURT|CROWN COURT|COUNTY COURT|UPPER TRIBUNAL"
+    r"|FIRST-TIER TRIBUNAL|UNITED STATES (?:DISTRICT )?COURT|COURT OF SESSION)\b"
+    r"|^[ \t]*(?:SENTENZA|ORDINANZA)[ \t]*$|\bIN NOME DEL POPOLO ITALIANO\b"
+)
+"""What only a judgment's own layout carries near its top (a line "JUDGMENT", a neutral citation
+number, "IN THE HIGH COURT ...", "SENTENZA", "IN NOME DEL POPOLO ITALIANO"): checked before the
+contract words, which a judgment about a contract also carries; a note that cites a case ("[2024]
+EWHC 12") has none of them."""
+
 _DOC_TYPE_RULES = (
+    ("judgment", _JUDGMENT_RE),
     ("nda", re.compile(r"(?i)\bnon[- ]disclosure agreement\b|\bconfidentiality agreement\b|\bNDA\b"
                        r"|\baccordo di riservatezza\b")),
     ("internal_note", re.compile(r"(?i)\bprivileged\b.{0,80}\bconfidential\b|\binternal (?:note|memo)\b"
@@ -145,7 +159,42 @@ def infer_doc_type(text: str) -> str:
     return "other"
 
 
+_ROLE_RE = re.compile(r"(?i)[ \t(]*\b(?:claimants?|defendants?|appellants?|respondents?|applicants?|petitioners?"
+                      r"|plaintiffs?|interested party|attore|attrice|convenut[oa]|ricorrent[ei]|resistent[ei]|appellant[ei]"
+                      r"|appellat[oa]|opponente|oppost[oa])\b[ \t)]*$")
+_AND_RE = re.compile(r"(?i)^[ \t]*(?:-[ \t]*and[ \t]*-|and|v\.?|-v-|vs\.?|contro|e)[ \t]*$")
+_CITATION_RE = re.compile(r"\[(?:19|20)\d{2}\] [A-Z]{2,6}(?: Civ| Crim)? \d{1,5}(?: \([A-Za-z]{1,6}\))?")
+
+
+def judgment_title(text: str) -> str | None:
+    """ "Claimant v Defendant [2025] EWHC 1432 (Ch)" from a judgment's parties block: the lines
+    around its first "v" / "- and -" line ("Between:" and role words such as "(Claimant)" or
+    "Appellant" dropped, capitals made title case) and its neutral citation; None without one."""
+    lines = [" ".join(line.split()) for line in text[:3000].splitlines()]
+
+    def party(indices) -> str | None:
+        for k in indices:
+            line = lines[k]
+            if not line or _ROLE_RE.fullmatch(line):
+                continue
+            if re.fullmatch(r"(?i)between:?|tra:?", line):
+                return None
+            name = _ROLE_RE.sub("", re.sub(r"(?i)^between:?\s*", "", line)).strip(" ,;()-")
+            return (name.title() if name.isupper() else name) or None
+        return None
+
+    for i, line in enumerate(lines[:80]):
+        if _AND_RE.match(line) and i > 0:
+            first, second = party(range(i - 1, max(-1, i - 4), -1)), party(range(i + 1, min(len(lines), i + 4)))
+            if first and second:
+                cited = _CITATION_RE.search(text[:3000])
+                return f"{first} v {second}" + (f" {cited.group(0)}" if cited else "")
+    return None
+
+
 def _infer_title(text: str, path: Path) -> str:
+    if infer_doc_type(text) == "judgment" and (title := judgment_title(text)):
+        return title
     for line in text[:3000].splitlines():
         line = " ".join(line.replace("\ufeff", "").split())
         if 3 <= len(line) <= 120 and any(c.isalpha() for c in line) and not line.lower().startswith("exhibit"):

@@ -42,12 +42,13 @@ _DISPLAY_WORDS = {"section": "Section", "clause": "Clause", "book": "Book", "par
 
 def unit_name(doc_type: str | None, text: str, language: str) -> str | None:
     """What the bare-numbered units of a document are called: "Paragraph" in the types that
-    discuss other documents (judgments, notes), else the document's own word ("Section" /
-    "Clause", whichever its references use more); None for Italian (articles)."""
+    discuss other documents (judgments, notes; "Paragrafo" in Italian), else the document's own
+    word ("Section" / "Clause", whichever its references use more); None for other Italian
+    documents (articles)."""
+    if cites_other_documents(doc_type):
+        return "Paragrafo" if language == "it" else "Paragraph"
     if language == "it":
         return None
-    if cites_other_documents(doc_type):
-        return "Paragraph"
     return unit_word(text, language).capitalize()
 
 
@@ -62,8 +63,8 @@ def _heading_word(node: StructureNode, language: str, name: str | None = None) -
             low = low[:-1]  # "Articles 38 to 84 Deleted"
         if low in KEYWORDS or low.rstrip(".") + "." in KEYWORDS:
             return {"art.": "Art.", "sec.": "Sec.", "§": "§", "§§": "§"}.get(low, low.capitalize())
-    if name and node.kind in ("clause", "section", "definitions"):
-        return name
+    if name and (node.kind in ("clause", "section", "definitions") or (name == "Paragrafo" and node.kind == "article")):
+        return name  # an Italian judgment's bare "1." units are articles to the parser, paragraphs to a reader
     if node.kind in ("article", "definitions") and language == "it":
         return "Art."
     if node.kind == "article":

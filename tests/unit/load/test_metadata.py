@@ -138,15 +138,16 @@ def test_manifest_line_errors_name_the_line(tmp_path):
 def test_open_doc_type_is_kept_as_a_keyword_and_warned_once(tmp_path, caplog):
     from legalsearch.documents import models
 
-    models._warned_doc_types.discard("judgment")
-    first = write(tmp_path, "ruling.txt", meta={"doc_id": "r1", "title": "Halberd v Quillfeather",
-                                               "doc_type": "Judgment", "public": True})
-    second = write(tmp_path, "other-ruling.txt", meta={"doc_id": "r2", "title": "X v Y", "doc_type": "judgment"})
+    models._warned_doc_types.discard("lease")
+    first = write(tmp_path, "lease.txt", meta={"doc_id": "l1", "title": "Lease of Unit 4",
+                                              "doc_type": "Lease", "public": True})
+    second = write(tmp_path, "other-lease.txt", meta={"doc_id": "l2", "title": "Lease of Unit 5", "doc_type": "lease"})
+    ruling = write(tmp_path, "ruling.txt", meta={"doc_id": "r1", "title": "Halberd v Quillfeather", "doc_type": "judgment"})
     with caplog.at_level("WARNING", logger="legalsearch.documents.models"):
-        docs = [load_document(first), load_document(second)]
-    assert [d.meta.doc_type for d in docs] == ["judgment", "judgment"]
-    warnings = [r for r in caplog.records if "judgment" in r.getMessage()]
-    assert len(warnings) == 1
+        docs = [load_document(first), load_document(second), load_document(ruling)]
+    assert [d.meta.doc_type for d in docs] == ["lease", "lease", "judgment"]
+    warnings = [r for r in caplog.records if "not one of the known types" in r.getMessage()]
+    assert len(warnings) == 1 and "'lease'" in warnings[0].getMessage()  # a judgment is a known type
     assert "kept as a keyword" in warnings[0].getMessage()
 
 
