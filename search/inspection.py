@@ -12,7 +12,7 @@ from legalsearch.chunk.chunker import chunk_document
 from legalsearch.documents.models import StructureNode, to_jsonable
 from legalsearch.load.files import load_document
 from legalsearch.parse.definitions import extract_definitions
-from legalsearch.parse.doctypes import cites_other_documents
+from legalsearch.parse.doctypes import approves_clauses
 from legalsearch.parse.labels import double_signature
 from legalsearch.parse.references import unresolved_refs
 from legalsearch.parse.titles import describe_node
@@ -59,8 +59,7 @@ def inspect_document(path: str | Path, chunker: str = "structural", max_chars: i
         ],
         "definitions": [d.term for d in extract_definitions(doc.text, language)],
         "unresolved_refs": [_ref_dict(r) for r in unresolved_refs(doc, chunks)],
-        "double_signature": double_signature(doc, chunks) if language == "it"
-        and not cites_other_documents(doc.meta.doc_type) else None,
+        "double_signature": double_signature(doc, chunks) if approves_clauses(doc.meta.doc_type, language) else None,
     }
 
 

@@ -8,7 +8,7 @@ import dataclasses
 
 from legalsearch.documents.models import Chunk, ParsedDocument
 from legalsearch.parse.definitions import extract_definitions, find_term_uses
-from legalsearch.parse.doctypes import cites_other_documents
+from legalsearch.parse.doctypes import approves_clauses, cites_other_documents
 from legalsearch.parse.labels import check_double_signature, label_clauses
 from legalsearch.parse.references import extract_references, resolve_references
 
@@ -39,18 +39,15 @@ def enrich_chunks(doc: ParsedDocument, chunks: list[Chunk]) -> list[Chunk]:
             i = _chunk_at(starts, chunks, pos)
             if i is not None and term not in uses_in[i] and term not in defined_in[i]:
                 uses_in[i].append(term)
-    # the specific approval of artt. 1341-1342 c.c. is a contract's: a judgment or a note that
-    # discusses one carries no approval of its own
-    citing = cites_other_documents(doc.meta.doc_type)
-    approvals = check_double_signature(text, doc.tree, language)["approval_spans"] if language == "it" and not citing \
-        else []
+    approving = approves_clauses(doc.meta.doc_type, language)
+    approvals = check_double_signature(text, doc.tree, language)["approval_spans"] if approving else []
     enriched = []
     for i, chunk in enumerate(chunks):
         context = "\n".join(p for p in (chunk.heading, chunk.section_title, chunk.text) if p)
         labels = label_clauses(context, language)
         if any(s < chunk.char_end and e > chunk.char_start for s, e in approvals):
             labels = [lb for lb in labels if lb != "double_signature_1341"] + ["double_signature_1341"]
-        elif "double_signature_1341" in labels and (language != "it" or citing):
+        elif "double_signature_1341" in labels and not approving:
             labels.remove("double_signature_1341")
         uses = sorted(uses_in[i])
         enriched.append(dataclasses.replace(

@@ -146,6 +146,11 @@ def concrete_indices(store: Store, name: str) -> dict[str, list[str]]:
     return out
 
 
+def uuid_of(store: Store, concrete: str) -> str:
+    """The uuid of a concrete index (its settings' `index.uuid`): one creation of it."""
+    return store.get_index(concrete)[concrete]["settings"]["index"]["uuid"]
+
+
 _changes = 0
 
 

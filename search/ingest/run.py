@@ -363,20 +363,23 @@ def _terms_warmer(store: Store, writer: IndexWriter, settings: Settings, report:
     kept on disk under the cache folder by the chunk index's uuid, so that relevance does not
     analyse them at the first search; None (with a warning) when the index's uuid cannot be read.
     A refused analysis is a warning: every chunk is written already."""
+    warned = "passage terms not analysed ahead ({}); the first search that meets them will"
     try:
-        uuid = store.get_index(writer.chunks)[writer.chunks]["settings"]["index"]["uuid"]
+        uuid = indices.uuid_of(store, writer.chunks)
     except (LegalSearchError, KeyError) as e:
-        report.warnings.append(f"passage terms not analysed ahead ({e}); the first search that meets them will")
+        report.warnings.append(warned.format(e))
         return None
     terms.TERMS.use_disk(settings.cache_dir / terms.DISK_FILE)
     report.options["terms_analysed"] = 0
 
     def warm(sources: list[dict]) -> None:
+        nonlocal warned
         try:
             report.options["terms_analysed"] += terms.warm(store, writer.chunks, uuid, sources)
         except LegalSearchError as e:
-            if not any(w.startswith("passage terms not analysed") for w in report.warnings):
-                report.warnings.append(f"passage terms not analysed ahead ({e}); the first search that meets them will")
+            if warned:  # once per ingest
+                report.warnings.append(warned.format(e))
+                warned = ""
     return warm
 
 

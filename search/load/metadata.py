@@ -137,11 +137,12 @@ def infer_metadata(text: str, path: str | Path) -> dict[str, Any]:
         only those the metadata lacks and records them in `inferred`.
     """
     path = Path(path)
+    doc_type = infer_doc_type(text)
     return {
         "doc_id": re.sub(r"[^a-z0-9]+", "-", path.stem.lower()).strip("-") or "document",
-        "title": _infer_title(text, path),
+        "title": _infer_title(text, path, doc_type),
         "language": infer_language(text),
-        "doc_type": infer_doc_type(text),
+        "doc_type": doc_type,
     }
 
 
@@ -192,8 +193,8 @@ def judgment_title(text: str) -> str | None:
     return None
 
 
-def _infer_title(text: str, path: Path) -> str:
-    if infer_doc_type(text) == "judgment" and (title := judgment_title(text)):
+def _infer_title(text: str, path: Path, doc_type: str) -> str:
+    if doc_type == "judgment" and (title := judgment_title(text)):
         return title
     for line in text[:3000].splitlines():
         line = " ".join(line.replace("\ufeff", "").split())

@@ -16,3 +16,10 @@ CITING_TYPES = frozenset({
 def cites_other_documents(doc_type: str | None) -> bool:
     """True for the types whose clause / article references point at other documents."""
     return (doc_type or "").lower() in CITING_TYPES
+
+
+def approves_clauses(doc_type: str | None, language: str) -> bool:
+    """True where a document may carry a specific approval of its own (artt. 1341-1342 c.c.): an
+    Italian one that does not discuss other documents (a judgment or a note that discusses an
+    approval carries none)."""
+    return language == "it" and not cites_other_documents(doc_type)

@@ -50,7 +50,6 @@ class RegistryAnswers:
         self._answers: OrderedDict[tuple[str, Hashable], object] = OrderedDict()
         self._markers: dict[str, tuple[tuple, float]] = {}  # registry -> (marker, when read)
         self._lock = threading.Lock()
-        self.hits = self.misses = 0
 
     def _current(self, registry: str) -> None:
         """Read the registry's marker again once `ttl` has passed; a moved marker drops its answers."""
@@ -76,10 +75,7 @@ class RegistryAnswers:
         self._current(registry)
         with self._lock:
             found = self._answers.get((registry, key))
-            if found is None:
-                self.misses += 1
-            else:
-                self.hits += 1
+            if found is not None:
                 self._answers.move_to_end((registry, key))
             return found
 

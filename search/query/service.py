@@ -555,13 +555,12 @@ class SearchService:
         return languages
 
     def named_in_order(self, req: SearchRequest, text: str, vector, filters: Filters, model_id: str | None,
-                       docs_index: str, refs=(), counts: dict | None = None,
+                       docs_index: str, refs=(),
                        found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str]]:
         """`named` (the labels of `refs` left out), with documents named alike put in the order of
-        what the question asks of them (`by_topic`); `counts`: the answer to the naming words'
-        document frequencies when it came in a batch; `found`: `named`'s answer, asked already."""
+        what the question asks of them (`by_topic`); `found`: `named`'s answer, asked already."""
         words, named = found or self.named(text, filters, docs_index, req.routing.docs,
-                                           {r.label.lower() for r in refs}, counts)
+                                           {r.label.lower() for r in refs})
         if len(named) > 1 and req.routing.names == "only":
             named = self.by_topic(named, focus_question(text, words), vector, filters, model_id, docs_index, req)
         return words, named
@@ -582,20 +581,19 @@ class SearchService:
         return list(dict.fromkeys([k for k in ranked if k in named] + named))
 
     def named(self, text: str, filters: Filters, docs_index: str, size: int,
-              cited: set[str] | frozenset[str] = frozenset(), counts: dict | None = None) -> tuple[list[str], list[str]]:
+              cited: set[str] | frozenset[str] = frozenset()) -> tuple[list[str], list[str]]:
         """The documents the question names by a word written like a name that few documents carry
         (search.query.plan.question_words / naming_words), found in their name fields
         (bodies.NAME_FIELDS): "Consider Seeed's NDA; does it ...", "our NDA with Kestrel" (the
         licence calls Officine Fabbri "Kestrel" in its opening only). Of those, the ones that carry
         as many of the rare words as the first (`bodies.names_carried`). Two small requests on the
-        document registry. Returns (the rare words, the documents named); ([], []) when no word is
-        rare enough. `counts`: the answer to `bodies.naming_df_body` of these words, when it was
-        asked in a batch (`route`)."""
+        document registry, each kept across questions (`registry.RegistryAnswers`). Returns (the
+        rare words, the documents named); ([], []) when no word is rare enough."""
         words = [w for w in question_words(text) if w.lower() not in cited]
         if not words:
             return [], []
         kept = registry.filters_key(bodies.filter_clauses(filters))  # the registry's answers, by filters
-        df, total = self.naming_counts(words, filters, docs_index, kept, counts)
+        df, total = self.naming_counts(words, filters, docs_index, kept)
         rare = naming_words(df, total, size)
         if not rare:
             return [], []
@@ -616,24 +614,18 @@ class SearchService:
         log.debug("named by %s: %s", rare, named)
         return rare, named
 
-    def naming_counts(self, words: list[str], filters: Filters, docs_index: str, kept: str,
-                      counts: dict | None = None) -> tuple[dict[str, tuple[int, ...]], int]:
+    def naming_counts(self, words: list[str], filters: Filters, docs_index: str, kept: str
+                      ) -> tuple[dict[str, tuple[int, ...]], int]:
         """(how many visible documents carry each word, per analyzer language; how many there are):
         the registry's answers kept from earlier questions (`registry.RegistryAnswers`), and one
-        request for the words no question asked before; `counts`: that request's answer, given."""
-        df: dict[str, tuple[int, ...]] = {}
-        total = None
-        if counts is None:
-            total = self._registry.get(docs_index, ("total", kept))
-            for w in words:
-                found = self._registry.get(docs_index, ("df", kept, w))
-                if found is not None:
-                    df[w] = found
+        request (`bodies.naming_df_body`) for the words no question asked before."""
+        total = self._registry.get(docs_index, ("total", kept))
+        df = {w: found for w in words if (found := self._registry.get(docs_index, ("df", kept, w))) is not None}
         asked = [w for w in words if w not in df]
         if not asked and total is not None:
             return df, total
-        asked = asked or words[:1]
-        counts = counts or self.store.search(docs_index, bodies.naming_df_body(asked, filters))
+        asked = asked or words[:1]  # only the total was dropped (the oldest answer)
+        counts = self.store.search(docs_index, bodies.naming_df_body(asked, filters))
         total = counts["hits"]["total"]["value"]
         self._registry.put(docs_index, ("total", kept), total)
         aggs = counts["aggregations"]
@@ -790,9 +782,7 @@ class SearchService:
         on a long cited article does not wait for the node to analyse it. Idempotent: known texts
         are not asked again. The chunks are read `batch` at a time."""
         chunks = self.target(index)[0]
-        uuid = relevance.TERMS.uuid(chunks)
-        if uuid is None:  # the generation was cached before this process knew it
-            uuid = self.store.get_index(chunks)[chunks]["settings"]["index"]["uuid"]
+        uuid = relevance.TERMS.uuid(chunks) or indices.uuid_of(self.store, chunks)
         start = time.perf_counter()
         done = asked = 0
         from tqdm import tqdm

@@ -50,7 +50,7 @@ def test_the_ingest_keeps_on_disk_the_terms_the_node_gives(settings, store, run_
         texts = list(dict.fromkeys(terms.passage_texts(sources)))
         assert summary["options"]["terms_analysed"] == len(texts) > len(DOCS)
         chunks = indices.require(store, index)
-        uuid = store.get_index(chunks)[chunks]["settings"]["index"]["uuid"]
+        uuid = indices.uuid_of(store, chunks)
         counting = Counting(store)
         kept = terms.passage_terms(counting, chunks, texts, from_disk(settings, chunks, uuid))
         assert counting.asked == 0
@@ -64,7 +64,7 @@ def test_warm_terms_covers_an_index_ingested_before(settings, store, run_ingest,
     with ingested_index(store, run_ingest, "test-terms-before", [tmp_path], embedder="minilm",
                         public_if_no_acl=True) as (index, _):
         chunks = indices.require(store, index)
-        uuid = store.get_index(chunks)[chunks]["settings"]["index"]["uuid"]
+        uuid = indices.uuid_of(store, chunks)
         texts = list(dict.fromkeys(terms.passage_texts(chunks_of(store, index))))
         keys = [terms.digest(t) for t in texts]
         disk = terms.TermsDisk(settings.cache_dir / DISK_FILE)
