@@ -15,7 +15,7 @@ from legalsearch.parse.definitions import extract_definitions
 from legalsearch.parse.doctypes import approves_clauses
 from legalsearch.parse.labels import double_signature
 from legalsearch.parse.references import unresolved_refs
-from legalsearch.parse.titles import describe_node
+from legalsearch.parse.titles import describe_node, unit_name
 
 
 def inspect_document(path: str | Path, chunker: str = "structural", max_chars: int = 1800) -> dict:
@@ -36,7 +36,7 @@ def inspect_document(path: str | Path, chunker: str = "structural", max_chars: i
         "pages": to_jsonable(doc.pages),
         "flags": list(doc.flags),
         "chunker": chunker,
-        "tree": _node_dict(doc.tree, language),
+        "tree": _node_dict(doc.tree, language, unit_name(doc.meta.doc_type, doc.text, language)),
         "chunks": [
             {
                 "chunk_id": c.chunk_id,
@@ -130,12 +130,14 @@ def _structure_checks(flags: list[str]) -> list[str]:
     return lines
 
 
-def _node_dict(node: StructureNode, language: str) -> dict:
+def _node_dict(node: StructureNode, language: str, name: str | None = None) -> dict:
+    """One node as data; `name` names the bare-numbered units as the chunks do ("Paragraph 4" in a
+    judgment)."""
     return {
         "kind": node.kind, "label": node.label, "title": node.title, "heading": node.heading,
-        "display": describe_node(node, language) if node.kind != "document" else "document",
+        "display": describe_node(node, language, unit_name=name) if node.kind != "document" else "document",
         "char_start": node.char_start, "char_end": node.char_end,
-        "children": [_node_dict(c, language) for c in node.children],
+        "children": [_node_dict(c, language, name) for c in node.children],
     }
 
 

@@ -15,25 +15,13 @@ from typing import Any
 from legalsearch.documents.errors import MetadataError
 from legalsearch.documents.models import DocumentMeta
 from legalsearch.load.language import detect_language
+from legalsearch.parse.doctypes import JUDGMENT_LAYOUT, PARTY_ROLE
 from pydantic import ValidationError
 
 SIDECAR_SUFFIX = ".meta.json"
 
-_JUDGMENT_RE = re.compile(
-    r"(?m)^[ \t]*(?:APPROVED[ \t]+)?JUDG(?:E)?MENT(?:[ \t]+OF[ \t]+THE[ \t]+COURT)?[ \t]*$"  # a line of its own
-    r"|^[ \t]*(?:MEMORANDUM[ \t]+)?OPINION(?:[ \t]+AND[ \t]+ORDER)?[ \t]*$"
-    r"|\bNeutral Citation(?: Number)?\b"
-    r"|^[ \t]*IN THE (?:HIGH COURT|COURT OF APPEAL|SUPREME COURT|CROWN COURT|COUNTY COURT|UPPER TRIBUNAL"
-    r"|FIRST-TIER TRIBUNAL|UNITED STATES (?:DISTRICT )?COURT|COURT OF SESSION)\b"
-    r"|^[ \t]*(?:SENTENZA|ORDINANZA)[ \t]*$|\bIN NOME DEL POPOLO ITALIANO\b"
-)
-"""What only a judgment's own layout carries near its top (a line "JUDGMENT", a neutral citation
-number, "IN THE HIGH COURT ...", "SENTENZA", "IN NOME DEL POPOLO ITALIANO"): checked before the
-contract words, which a judgment about a contract also carries; a note that cites a case ("[2024]
-EWHC 12") has none of them."""
-
 _DOC_TYPE_RULES = (
-    ("judgment", _JUDGMENT_RE),
+    ("judgment", JUDGMENT_LAYOUT),
     ("nda", re.compile(r"(?i)\bnon[- ]disclosure agreement\b|\bconfidentiality agreement\b|\bNDA\b"
                        r"|\baccordo di riservatezza\b")),
     ("internal_note", re.compile(r"(?i)\bprivileged\b.{0,80}\bconfidential\b|\binternal (?:note|memo)\b"
@@ -160,9 +148,6 @@ def infer_doc_type(text: str) -> str:
     return "other"
 
 
-_ROLE_RE = re.compile(r"(?i)[ \t(]*\b(?:claimants?|defendants?|appellants?|respondents?|applicants?|petitioners?"
-                      r"|plaintiffs?|interested party|attore|attrice|convenut[oa]|ricorrent[ei]|resistent[ei]|appellant[ei]"
-                      r"|appellat[oa]|opponente|oppost[oa])\b[ \t)]*$")
 _AND_RE = re.compile(r"(?i)^[ \t]*(?:-[ \t]*and[ \t]*-|and|v\.?|-v-|vs\.?|contro|e)[ \t]*$")
 _CITATION_RE = re.compile(r"\[(?:19|20)\d{2}\] [A-Z]{2,6}(?: Civ| Crim)? \d{1,5}(?: \([A-Za-z]{1,6}\))?")
 
@@ -176,11 +161,11 @@ def judgment_title(text: str) -> str | None:
     def party(indices) -> str | None:
         for k in indices:
             line = lines[k]
-            if not line or _ROLE_RE.fullmatch(line):
+            if not line or PARTY_ROLE.fullmatch(line):
                 continue
             if re.fullmatch(r"(?i)between:?|tra:?", line):
                 return None
-            name = _ROLE_RE.sub("", re.sub(r"(?i)^between:?\s*", "", line)).strip(" ,;()-")
+            name = PARTY_ROLE.sub("", re.sub(r"(?i)^between:?\s*", "", line)).strip(" ,;()-")
             return (name.title() if name.isupper() else name) or None
         return None
 

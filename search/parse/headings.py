@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from legalsearch.parse.doctypes import PARTY_ROLE, is_judgment_layout
 from legalsearch.parse.numbering import (
     alpha_value,
     follows_letter,
@@ -57,6 +58,8 @@ HEADING_RE = re.compile(
     r"|\([ ]?(?P<par>[a-z]{1,4}|[A-Z]{1,4}|\d{1,3}[A-Z]{0,2})[ ]?\)(?=[ \t\n]|$)"
     r"|(?P<rpar>[a-z]{1,3})\)(?=[ \t])"
     r"|(?P<ldot>[A-Z]|[a-z]|[IVX]{2,5}|[ivx]{2,5})\.(?=[ \t])"
+    # a judgment's paragraph number in brackets: "[12] The appellant says ..." (judged by _bracketed)
+    r"|\[(?P<brk>\d{1,3})\](?=[ \t])"
     # an unnumbered heading line ("GOVERNING LAW", "How we use your information"): only its first
     # letter is consumed, so candidates later on the same line are still found; judged by _plain
     r"|(?P<plain>(?=[A-Z][^\n]{2,119}(?:\n|$))[A-Z])"
@@ -97,6 +100,19 @@ _FIRST_UNIT = re.compile(r"(?:(?:ARTICLE|Article|ARTICOLO|Articolo|ART\.|Art\.|C
 
 
 _TOC_MAX_CHARS = 40_000
+
+
+# a judgment's operative part: "P.Q.M." / "PER QUESTI MOTIVI" on a line of its own
+_OPERATIVE_PART = re.compile(r"[ \t]*(?:P\.[ ]?Q\.[ ]?M\.?|PER QUESTI MOTIVI|Per questi motivi)[ \t]*")
+
+
+# a word cut short by its full stop ("L'art. 9", "n. 4512", "cfr. art. 7"): no sentence ends there;
+# lower case or capitalised only ("SEC. The United States Securities ..." is a defined term's title)
+_ABBREVIATIONS = ("art artt n nn no nos comma lett cfr pag pagg p pp par parr para paras sec sez ss cl cod ch vol fig "
+                  "reg dir cass").split()
+_ABBREVIATION_END = re.compile(
+    r"(?:^|[\s'’(])(?:" + "|".join(sorted({w for a in _ABBREVIATIONS for w in (a, a.capitalize())}, key=len, reverse=True))
+    + r"|ART|ARTT)$")
 
 
 _DELETED_WORDS = frozenset({"deleted", "repealed", "omitted", "abrogated", "reserved", "abrogati", "abrogato"})
@@ -148,6 +164,9 @@ class HeadingJudge:
         self.ranks = keyword_ranks(text)
         # UK statutory instruments ("1.—(1) These Regulations ..."): a caption line names the unit below
         self.line_captions = bool(re.search(r"(?m)^\d{1,3}\.—\(1\)", text))
+        # a judgment: "Introduction" / "SVOLGIMENTO DEL PROCESSO" holds paragraphs 1-3, "Background"
+        # is a heading (a contract's recitals are not in a judgment), a party's name is no heading
+        self.judgment = is_judgment_layout(text)
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
@@ -177,6 +196,8 @@ class HeadingJudge:
             node = self._decimal(match, start, stack)
         elif groups["plain"]:
             node = self._plain(start, stack)
+        elif groups["brk"]:
+            node = self._bracketed(match, start, stack)
         else:
             node = self._marker(match, start, stack)
         if node is None or self.toc_keys is None:
@@ -213,6 +234,8 @@ class HeadingJudge:
                 return None  # one signature block, however many "Signed by" lines
             return OpenNode("signature", None, None, clean_heading(self.text[start:rest_end]), start, "special", 0,
                          special=True)
+        if self.judgment:
+            return self._plain(start, stack)  # "Background" above paragraphs 3-5 of a judgment
         if self.seen_recitals:
             return None
         if upper in ("RECITALS", "BACKGROUND", "PREMESSE") and len(rest.strip(":. ")) > 0:
@@ -343,6 +366,20 @@ class HeadingJudge:
         heading = clean_heading(self.text[start:title_end])
         return OpenNode("paragraph", label, title, heading, start, style, 90, dynamic=True, label_raw=raw)
 
+    def _bracketed(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
+        """A judgment's paragraph "[12]" at a line start, in sequence from "[1]" (elsewhere "[1]"
+        is a footnote or a citation, and is left to the text)."""
+        text = self.text
+        if not self.judgment or text[text.rfind("\n", 0, start) + 1:start].strip():
+            return None
+        label = match.group("brk")
+        prev = self.last_by_style.get("brk")
+        if not (label == "1" or (prev is not None and int(label) == int(prev) + 1)):
+            return None
+        self.last_by_style["brk"] = label
+        kind = self._decimal_kind(label, 1, stack)
+        return OpenNode(kind, label, None, clean_heading(text[start:match.end()]), start, "dec1", 51)
+
     def _plain(self, start: int, stack: list[OpenNode]) -> OpenNode | None:
         """An unnumbered heading: a short line of its own, in capitals ("GOVERNING LAW", "RETURN OF
         MATERIALS") or, between blank lines, in sentence case before a longer paragraph ("How we
@@ -357,6 +394,9 @@ class HeadingJudge:
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         line = text[start:end].rstrip()
+        if self.judgment and _OPERATIVE_PART.fullmatch(line):
+            # "P.Q.M." (per questi motivi): the court's order below it
+            return OpenNode("heading", None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK)
         words = line.split()
         if not 1 <= len(words) <= 12 or line[-1] in ",;:" or "__" in line or "..." in line:
             return None
@@ -379,10 +419,13 @@ class HeadingJudge:
         body_start = _skip_space(text, end)
         if body_start >= len(text):
             return None  # a last line with nothing under it
+        if self.judgment and PARTY_ROLE.fullmatch(text[body_start:_line_stop(text, body_start)]):
+            return None  # "ORTOFRUTTA BERICA S.R.L." above "attrice": a party, not a heading
         kind = "definitions" if _DEFINITIONS_TITLE.match(line) else "heading"
         # "AGREED TERMS" right before "1. DEFINITIONS" introduces the numbering, it does not hold
-        # it: a divider that the next heading closes (so clause paths stay "Clause 14 > 14.3")
-        divider = bool(_FIRST_UNIT.match(text, body_start))
+        # it: a divider that the next heading closes (so clause paths stay "Clause 14 > 14.3");
+        # a judgment's "Introduction" holds its paragraphs 1-3 as "The issues" holds 6-9
+        divider = not self.judgment and bool(_FIRST_UNIT.match(text, body_start))
         return OpenNode(kind, None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK,
                         special=divider)
 
@@ -463,6 +506,11 @@ def _previous_line(text: str, line_start: int) -> str:
     if line_start == 0:
         return ""
     return text[text.rfind("\n", 0, line_start - 1) + 1:line_start - 1]
+
+
+def _line_stop(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return len(text) if end < 0 else end
 
 
 def _skip_space(text: str, pos: int) -> int:
@@ -581,6 +629,8 @@ def _inline_title(text: str, pos: int) -> tuple[str, int] | None:
     begin = _skip_blanks(text, pos)
     window = text[begin:begin + 100]
     found = _SENTENCE_BREAK_RE.search(window)
+    while found and _ABBREVIATION_END.search(window, 0, found.start()):
+        found = _SENTENCE_BREAK_RE.search(window, found.end())  # "L'art. 9 delle ...": not a title
     if not found:
         return None
     prefix = window[:found.start()].strip()

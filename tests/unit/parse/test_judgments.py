@@ -76,3 +76,59 @@ def test_an_italian_sentenzas_paragraphs_carry_no_approval_of_their_own():
     assert not any("double_signature_1341" in c.clause_labels for c in chunks)
     assert not any(f.startswith("double_signature") for f in doc.flags)
     assert all(r.external for c in chunks for r in c.xrefs if r.target == "9")
+
+
+def test_a_judgments_headings_hold_the_paragraphs_under_them():
+    # "Introduction" before paragraph 1 holds paragraphs 1-2 (in a contract, "AGREED TERMS" before
+    # "1. DEFINITIONS" introduces the clauses and holds none); "Background" is a heading, not recitals
+    doc, chunks = chunks_of("judgment-ewhc.txt", "en")
+    paths = {c.section: c.heading_path for c in chunks if c.section}
+    assert paths["1"] == ["Introduction", "Paragraph 1"] and paths["2"] == ["Introduction", "Paragraph 2"]
+    assert paths["4"] == ["Background", "Paragraph 4"]
+    assert paths["12"] == ["Conclusion", "Paragraph 12"]
+    assert not any(c.heading_path == ["Background"] for c in chunks)  # no 10-character chunk of its own
+
+
+def test_an_italian_sentenzas_parties_are_no_headings_and_its_order_is_one():
+    doc, chunks = chunks_of("sentenza-tribunale.txt", "it")
+    paths = [c.heading_path for c in chunks]
+    assert ["ORTOFRUTTA BERICA S.R.L."] not in paths and ["LOGISTICA DEL GARDA S.P.A."] not in paths
+    sentenza = next(c for c in chunks if c.heading_path == ["SENTENZA"])
+    assert "ORTOFRUTTA BERICA" in sentenza.text and "LOGISTICA DEL GARDA" in sentenza.text
+    by_section = {c.section: c for c in chunks if c.section}
+    assert by_section["1"].heading_path == ["SVOLGIMENTO DEL PROCESSO", "Paragrafo 1"]
+    # "3. L'art. 9 delle condizioni ...": no title cut at the abbreviation's full stop
+    assert by_section["3"].heading_path == ["MOTIVI DELLA DECISIONE", "Paragrafo 3"]
+    # the court's order ("P.Q.M.") is a unit of its own, not the tail of paragraph 4
+    order = next(c for c in chunks if c.heading_path == ["P.Q.M."])
+    assert "condanna la convenuta" in order.text and "condanna" not in by_section["4"].text
+
+
+def test_bracketed_paragraph_numbers_are_a_judgments_units():
+    doc, chunks = chunks_of("judgment-ukut-brackets.txt", "en")
+    assert doc.meta.doc_type == "judgment"
+    paragraphs = [c for c in chunks if c.section]
+    assert [c.section for c in paragraphs] == ["1", "2", "3", "4", "5", "6"]
+    assert paragraphs[0].heading_path == ["Introduction", "Paragraph 1"]
+    assert paragraphs[4].heading_path == ["Discussion", "Paragraph 5"]
+    # "footnote [2]" inside paragraph 1 is text, not paragraph 2
+    assert "footnote [2]" in paragraphs[0].text and paragraphs[1].text.startswith("[2] The appellant")
+
+
+def test_bracketed_numbers_outside_a_judgment_stay_text():
+    text = ("SERVICES AGREEMENT\n\n1. Services\nThe Supplier provides the services.\n\n"
+            "[1] As amended on 3 May 2024.\n\n2. Fees\nThe Customer pays the fees.\n")
+    doc = build_document(text, DocumentMeta(doc_id="msa", title="Services Agreement", language="en",
+                                            doc_type="contract"))
+    assert [c.section for c in chunk_document(doc, "structural") if c.section] == ["1", "2"]
+
+
+def test_an_abbreviation_is_not_the_end_of_an_inline_title():
+    from legalsearch.parse import parse_structure
+    # an Italian text numbered "1.", "2." at the top: each is an article, and a short capitalised
+    # phrase before a full stop would be its inline title ("Oggetto. Il fornitore ...")
+    text = ("CONDIZIONI GENERALI\n\n1. Oggetto. Il fornitore consegna la merce entro trenta giorni.\n\n"
+            "2. L'art. 7 del contratto quadro si applica anche alle consegne parziali.\n\n"
+            "3. Cfr. art. 5 per le penali, che restano dovute.\n")
+    titles = [n.title for n in parse_structure(text, "it").walk() if n.kind == "article"]
+    assert titles == ["Oggetto", None, None]

@@ -191,8 +191,12 @@ def test_sentence_case_heading_groups_numbered_paragraphs_of_a_judgment():
             "3. Quillfeather's case was that the module had been developed by its own team from first principles.\n")
     tree = parse_structure("APPROVED JUDGMENT\n\n" + text, "en")
     groups = [(n.kind, n.title, [c.label for c in n.children]) for n in tree.children if n.kind == "heading"]
-    # "The facts" right before paragraph 1 introduces the numbering (a divider); "Issue 3" groups 3
-    assert groups == [("heading", "The facts", []), ("heading", "Issue 3: independent development", ["3"])]
+    # in a judgment "The facts" right before paragraph 1 holds paragraphs 1-2 as "Issue 3" holds 3
+    assert groups == [("heading", "The facts", ["1", "2"]), ("heading", "Issue 3: independent development", ["3"])]
+    # the same lines in a contract: the heading before clause 1 introduces the numbering (a divider)
+    tree = parse_structure("SUPPLY AGREEMENT\n\n" + text.replace("The facts", "Agreed terms"), "en")
+    groups = [(n.kind, n.title, [c.label for c in n.children]) for n in tree.children if n.kind == "heading"]
+    assert groups == [("heading", "Agreed terms", []), ("heading", "Issue 3: independent development", ["3"])]
 
 
 @pytest.mark.parametrize(
