@@ -167,6 +167,7 @@ class HeadingJudge:
         # a judgment: "Introduction" / "SVOLGIMENTO DEL PROCESSO" holds paragraphs 1-3, "Background"
         # is a heading (a contract's recitals are not in a judgment), a party's name is no heading
         self.judgment = is_judgment_layout(text)
+        self.unit_start = 0  # where the last accepted heading starts (a judgment's quotations are read from it)
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
@@ -176,7 +177,11 @@ class HeadingJudge:
         groups = match.groupdict()
         if start < self.heading_end:
             return None  # inside the text of the heading just accepted ("ARTICLE 1\nDEFINITIONS")
+        if self.judgment and _open_quotation(text[self.unit_start:start]):
+            return None  # a judgment quoting the contract: '"14.1 Each party's total liability ...'
         node = self._judge(match, start, stack, groups)
+        if node is not None:
+            self.unit_start = start
         if node is not None and node.head_end >= 0:
             self.heading_end = node.head_end
         elif node is not None and node.heading:
@@ -312,6 +317,8 @@ class HeadingJudge:
             return None
         depth = len(parts)
         style = f"dec{depth}"
+        if self.judgment and not self._judgment_sequence(label, parts):
+            return None
         continues = self._continues_decimal(label, depth, stack)
         title, title_end, heading_like = _title_after(text, pos, keyword=False)
         if not continues and not heading_like:
@@ -430,6 +437,17 @@ class HeadingJudge:
                         special=divider)
 
     # -- helpers ------------------------------------------------------------------------
+    def _judgment_sequence(self, label: str, parts: list[str]) -> bool:
+        """A judgment's own numbers run 1, 2, 3 ... (and "7.1" only under paragraph 7; none where its
+        paragraphs are "[1]", "[2]"): a "14.1" or "14. LIMITATION" set out inside paragraph 2 is the
+        contract it quotes, not paragraph 14."""
+        if "brk" in self.last_by_style:
+            return False  # paragraphs "[1]", "[2]": a "1." is a list or a quotation inside one
+        prev = self.last_by_style.get("dec1")
+        if len(parts) > 1:
+            return prev is not None and parts[0] == prev
+        return prev is None if label == "1" else prev is not None and follows_numeric(prev, label)
+
     def _continues_decimal(self, label: str, depth: int, stack: list[OpenNode]) -> bool:
         split = split_numeric(label)
         if split is None:
@@ -506,6 +524,12 @@ def _previous_line(text: str, line_start: int) -> str:
     if line_start == 0:
         return ""
     return text[text.rfind("\n", 0, line_start - 1) + 1:line_start - 1]
+
+
+def _open_quotation(text: str) -> bool:
+    """True when a quotation opened in `text` is not closed by its end (straight quotes pair up;
+    curly ones count open against close)."""
+    return text.count('"') % 2 == 1 or text.count("\u201c") > text.count("\u201d")
 
 
 def _line_stop(text: str, pos: int) -> int:

@@ -132,3 +132,19 @@ def test_an_abbreviation_is_not_the_end_of_an_inline_title():
             "3. Cfr. art. 5 per le penali, che restano dovute.\n")
     titles = [n.title for n in parse_structure(text, "it").walk() if n.kind == "article"]
     assert titles == ["Oggetto", None, None]
+
+
+@pytest.mark.parametrize("quoted", [True, False])
+def test_clauses_a_judgment_quotes_stay_inside_its_paragraph(quoted):
+    # paragraph 2 sets out clause 14 of the agreement, in quotation marks or as an indented block:
+    # "14.1" ... "14.3" are the agreement's, not paragraphs 14.1-14.3 of the judgment
+    text = read("judgment-quoting-clauses.txt")
+    if not quoted:
+        text = text.replace('   "14. ', "   14. ").replace('profit."', "profit.")
+    doc = build_document(text, DocumentMeta(doc_id="ashcombe", title="Ashcombe v Trevelyan", language="en",
+                                            doc_type="judgment"))
+    chunks = chunk_document(doc, "structural")
+    assert [c.section for c in chunks if c.section] == ["1", "2", "3", "4", "5"]
+    second = next(c for c in chunks if c.section == "2")
+    assert "14.1 Each party's total liability" in second.text and "14.3 Neither party" in second.text
+    assert second.heading_path == ["The contract", "Paragraph 2"]
