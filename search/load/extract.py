@@ -14,6 +14,7 @@ from pathlib import Path
 
 from legalsearch.documents.errors import DocumentError
 from legalsearch.documents.models import PageSpan
+from legalsearch.load.docx_numbering import Counters, Numbering
 from legalsearch.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
 from legalsearch.load.pages import continues, strip_page_edges
 
@@ -144,7 +145,9 @@ def extract_html(path: Path, data: bytes) -> Extraction:
 
 
 def extract_docx(path: Path, data: bytes) -> Extraction:
-    """DOCX: paragraphs and table rows in body order, one per line, blank line between blocks."""
+    """DOCX: paragraphs and table rows in body order, one per line, blank line between blocks; the
+    numbers Word draws for numbered paragraphs written in front of them (`load.docx_numbering`,
+    flag `docx_numbers:N`)."""
     try:
         import docx
         from docx.oxml.ns import qn
@@ -153,18 +156,37 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
     except Exception as e:  # python-docx raises zipfile/lxml/KeyError errors on bad files
         raise DocumentError(f"{path}: not a readable .docx file ({e.__class__.__name__}: {e}); "
                             "re-save it from Word/LibreOffice or convert it to PDF") from e
+    numbering = docx_numbering(document)
+    counters = Counters()
     blocks: list[str] = []
+    numbered = 0
     for element in document.element.body.iterchildren():
         if element.tag == qn("w:p"):
             text = "".join(node.text or "" for node in element.iter(qn("w:t")))
+            listed = numbering.of_paragraph(element) if numbering is not None else None
+            label = counters.label(*listed) if listed is not None else ""  # an empty one counts, as in Word
             if text.strip():
-                blocks.append(text.strip())
+                numbered += bool(label)
+                blocks.append(label + text.strip())
         elif element.tag == qn("w:tbl"):
             for row in element.iter(qn("w:tr")):
                 cells = ["".join(t.text or "" for t in cell.iter(qn("w:t"))).strip() for cell in row.iter(qn("w:tc"))]
                 if any(cells):
                     blocks.append(" | ".join(cells))
-    return Extraction("\n\n".join(blocks), [], "digital", [])
+    return Extraction("\n\n".join(blocks), [], "digital", [f"docx_numbers:{numbered}"] if numbered else [])
+
+
+def docx_numbering(document) -> Numbering | None:
+    """The document's list definitions and its styles' numbering; None when it has no numbering part."""
+    try:
+        numbering_xml = document.part.numbering_part.element
+    except (KeyError, NotImplementedError, AttributeError):
+        return None
+    try:
+        styles_xml = document.styles.element
+    except (KeyError, NotImplementedError, AttributeError):
+        styles_xml = None
+    return Numbering(numbering_xml, styles_xml)
 
 
 def extract_pdf(path: Path, data: bytes, language: str | None = None) -> Extraction:
