@@ -13,32 +13,7 @@ from legalsearch.load import build_document, discover_documents, load_document, 
 from legalsearch.parse import check_numbering, parse_structure
 from sample_corpus import CORPUS
 
-
-def text_pdf(pages: list[list[str]]) -> bytes:
-    """A minimal PDF with a real text layer (Helvetica), one list of lines per page."""
-    objects = ["<< /Type /Catalog /Pages 2 0 R >>", None, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
-    kids = []
-    for lines in pages:
-        ops = ["BT", "/F1 11 Tf", "14 TL", "72 770 Td"]
-        for line in lines:
-            ops.append("(" + line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ") Tj T*")
-        ops.append("ET")
-        stream = "\n".join(ops).encode("latin-1")
-        objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream.decode('latin-1')}\nendstream")
-        content_id = len(objects)
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents {content_id} 0 R "
-                       "/Resources << /Font << /F1 3 0 R >> >> >>")
-        kids.append(f"{len(objects)} 0 R")
-    objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>"
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n{body}\nendobj\n".encode("latin-1")
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += "".join(f"{o:010d} 00000 n \n" for o in offsets).encode()
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+from tests.office_files import text_pdf
 
 
 def test_corrupt_pdf_is_a_clear_error(tmp_path):

@@ -6,7 +6,8 @@ from __future__ import annotations
 from legalsearch.chunk import chunk_document
 from legalsearch.load import load_document
 from legalsearch.load.pages import continues, strip_page_edges
-from test_loading import text_pdf
+
+from tests.office_files import text_pdf
 
 HEADER = "MASTER SERVICES AGREEMENT - EXECUTION VERSION"
 
