@@ -162,7 +162,7 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
     numbered = 0
     for element in document.element.body.iterchildren():
         if element.tag == qn("w:p"):
-            text = "".join(node.text or "" for node in element.iter(qn("w:t")))
+            text = _run_text(element)
             listed = numbering.of_paragraph(element) if numbering is not None else None
             label = counters.label(*listed) if listed is not None else ""  # an empty one counts, as in Word
             if text.strip():
@@ -170,10 +170,27 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
                 blocks.append(label + text.strip())
         elif element.tag == qn("w:tbl"):
             for row in element.iter(qn("w:tr")):
-                cells = ["".join(t.text or "" for t in cell.iter(qn("w:t"))).strip() for cell in row.iter(qn("w:tc"))]
+                cells = [_run_text(cell).strip() for cell in row.iter(qn("w:tc"))]
                 if any(cells):
                     blocks.append(" | ".join(cells))
     return Extraction("\n\n".join(blocks), [], "digital", [f"docx_numbers:{numbered}"] if numbered else [])
+
+
+_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_RUN_CHARS = {_W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n", _W + "noBreakHyphen": "-"}
+
+
+def _run_text(element) -> str:
+    """The text of a paragraph (or a table cell) as Word shows it: its runs' text, with the tabs and
+    line breaks that are elements of their own ("14.3<tab>The Supplier ..." would read
+    "14.3The Supplier"); a paragraph's tab stops (`w:pPr/w:tabs/w:tab`) and deleted text are no text."""
+    parts = []
+    for node in element.iter():
+        if node.tag == _W + "t":
+            parts.append(node.text or "")
+        elif node.tag in _RUN_CHARS and node.getparent() is not None and node.getparent().tag == _W + "r":
+            parts.append(_RUN_CHARS[node.tag])
+    return "".join(parts)
 
 
 def docx_numbering(document) -> Numbering | None:

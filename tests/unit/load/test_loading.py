@@ -185,3 +185,26 @@ def test_auto_embedder_is_minilm_for_english_and_e5_once_a_document_is_not():
     assert choose_embedder("auto", {"embedder": "minilm", "embedder_build": "minilm/torch"},
                            [source("c.txt", "it")])[0] == "minilm"
     assert choose_embedder("minilm", None, [source("c.txt", "it")]) == ("minilm", "asked for")
+
+
+def test_docx_tabs_and_line_breaks_are_text(tmp_path):
+    # manual numbering "14.3<tab>The Supplier ...": the tab is an element of its own, not a character
+    # of the run's text; without it the label runs into the clause ("14.3The Supplier")
+    import docx
+
+    document = docx.Document()
+    for label, text in (("14.", "PAYMENT"), ("14.1", "The Customer pays within thirty days."),
+                        ("14.2", "The Supplier delivers weekly.")):
+        paragraph = document.add_paragraph()
+        paragraph.paragraph_format.tab_stops.add_tab_stop(docx.shared.Cm(1.5))  # a tab stop is no text
+        paragraph.add_run(label).add_tab()
+        paragraph.add_run(text)
+    paragraph = document.add_paragraph()
+    paragraph.add_run("Orbis Ltd").add_break()
+    paragraph.add_run("Quay House, Leeds")
+    path = tmp_path / "tabs.docx"
+    document.save(path)
+    doc = load_document(path)
+    assert doc.text.split("\n\n") == ["14.\tPAYMENT", "14.1\tThe Customer pays within thirty days.",
+                                      "14.2\tThe Supplier delivers weekly.", "Orbis Ltd\nQuay House, Leeds"]
+    assert {"14.1", "14.2"} <= {c.section for c in chunk_document(doc, min_chars=0)}
