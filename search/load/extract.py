@@ -14,7 +14,7 @@ from pathlib import Path
 
 from legalsearch.documents.errors import DocumentError
 from legalsearch.documents.models import PageSpan
-from legalsearch.load.docx_numbering import Counters, Numbering
+from legalsearch.load.docx_numbering import Counters, Numbering, format_number
 from legalsearch.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
 from legalsearch.load.pages import continues, strip_page_edges
 
@@ -128,13 +128,17 @@ def _form_feed_pages(text: str) -> list[PageSpan]:
 
 
 def extract_html(path: Path, data: bytes) -> Extraction:
-    """HTML: visible text, one line per block element (p, li, h1-h6, tr, br, ...)."""
+    """HTML: visible text, one line per block element (p, li, h1-h6, tr, br, ...); the numbers a
+    browser draws for an ordered list's items written in front of them (`_number_lists`)."""
     from bs4 import BeautifulSoup
 
     raw, flags = decode_bytes(path, data)
     soup = BeautifulSoup(raw, "html.parser")
     for tag in soup(["script", "style", "noscript", "template", "head"]):
         tag.decompose()
+    numbered = _number_lists(soup)
+    if numbered:
+        flags = [*flags, f"html_numbers:{numbered}"]
     for tag in soup.find_all(_BLOCK_TAGS):
         tag.insert_before("\n")
         tag.insert_after("\n")
@@ -142,6 +146,37 @@ def extract_html(path: Path, data: bytes) -> Extraction:
     lines = [" ".join(line.split()) for line in _normalize_newlines(text).split("\n")]
     text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
     return Extraction(text, [], "digital", flags)
+
+
+_LIST_NONE = re.compile(r"list-style(?:-type)?\s*:\s*none", re.IGNORECASE)
+
+
+def _number_lists(soup) -> int:
+    """Write into each `<li>` of an `<ol>` the label the browser draws for it ("3.", "b.", "iv."):
+    its `start`, `reversed` and `type` (1, a, A, i, I), an item's own `value` and `type`; a list
+    styled `list-style: none` draws none. A terms page numbered by `<ol>` otherwise has no "3." in
+    its text for the parser or for "section 3". How many items were numbered."""
+    from bs4 import NavigableString
+
+    formats = {"1": "decimal", "a": "lowerLetter", "A": "upperLetter", "i": "lowerRoman", "I": "upperRoman"}
+    count = 0
+    for ol in soup.find_all("ol"):
+        if _LIST_NONE.search(ol.get("style") or ""):
+            continue
+        items = ol.find_all("li", recursive=False)
+        reverse = ol.has_attr("reversed")
+        start = ol.get("start", "")
+        value = int(start) if start.lstrip("-").isdigit() else (len(items) if reverse else 1)
+        for li in items:
+            own = li.get("value", "")
+            if own.lstrip("-").isdigit():
+                value = int(own)
+            fmt = formats.get(li.get("type") or ol.get("type") or "1", "decimal")
+            if not _LIST_NONE.search(li.get("style") or ""):
+                li.insert(0, NavigableString(f"{format_number(value, fmt)}. "))
+                count += 1
+            value += -1 if reverse else 1
+    return count
 
 
 def extract_docx(path: Path, data: bytes) -> Extraction:

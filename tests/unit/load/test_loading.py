@@ -208,3 +208,25 @@ def test_docx_tabs_and_line_breaks_are_text(tmp_path):
     assert doc.text.split("\n\n") == ["14.\tPAYMENT", "14.1\tThe Customer pays within thirty days.",
                                       "14.2\tThe Supplier delivers weekly.", "Orbis Ltd\nQuay House, Leeds"]
     assert {"14.1", "14.2"} <= {c.section for c in chunk_document(doc, min_chars=0)}
+
+
+def test_html_ordered_lists_carry_the_numbers_a_browser_draws(tmp_path):
+    # a terms page numbered by <ol>: the "1." / "2." are drawn by the browser, not in the text
+    page = ("<html><body><h1>Terms of Service</h1><p>These terms apply to the Ortivo app.</p><ol>"
+            "<li><strong>Accounts</strong><p>You must be 16 or over to open an account.</p>"
+            "<ol type='a'><li>one account per person;</li><li>no shared logins.</li></ol></li>"
+            "<li><strong>Payments</strong><p>Subscriptions renew every month until cancelled.</p></li>"
+            "<li value='5'><strong>Termination</strong><p>We may close an account that breaks these terms.</p></li>"
+            "</ol><ol start='3' type='i' reversed><li>three</li><li>two</li></ol>"
+            "<ol style='list-style: none'><li>not numbered</li></ol><ul><li>a bullet</li></ul></body></html>")
+    path = tmp_path / "terms.html"
+    path.write_text(page)
+    doc = load_document(path)
+    blocks = doc.text.split("\n\n")
+    assert "1. Accounts\nYou must be 16 or over to open an account." in blocks
+    assert {"a. one account per person;", "b. no shared logins.", "iii. three", "ii. two", "not numbered",
+            "a bullet"} <= set(blocks)
+    assert "5. Termination\nWe may close an account that breaks these terms." in blocks
+    assert "html_numbers:7" in doc.flags
+    sections = [c.section for c in chunk_document(doc, min_chars=0) if c.section]
+    assert sections[:3] == ["1", "2", "5"]
