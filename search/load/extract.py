@@ -16,7 +16,7 @@ from legalsearch.documents.errors import DocumentError
 from legalsearch.documents.models import PageSpan
 from legalsearch.load.docx_numbering import Counters, Numbering, format_number
 from legalsearch.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
-from legalsearch.load.pages import continues, strip_page_edges
+from legalsearch.load.pages import continues, dehyphenate, strip_page_edges
 
 SUPPORTED_EXTENSIONS = (".txt", ".md", ".html", ".htm", ".docx", ".pdf")
 _WESTERN_ENCODINGS = ["cp1252", "iso8859_15", "latin_1", "mac_roman", "cp850", "utf_16", "utf_32"]
@@ -271,10 +271,14 @@ def extract_pdf(path: Path, data: bytes, language: str | None = None) -> Extract
 
 def _join_pages(texts: list[str], origin: str, flags: list[str]) -> Extraction:
     """The pages as one text (`search.load.pages`): running headers, footers and page numbers out
-    (flag `page_edges_removed:N`), a sentence cut by a page break joined by one newline."""
+    (flag `page_edges_removed:N`), words broken at a line end joined (`dehyphenated:N`), a sentence
+    cut by a page break joined by one newline."""
     texts, removed = strip_page_edges(texts)
     if removed:
         flags = [*flags, f"page_edges_removed:{removed}"]
+    texts, breaks = zip(*(dehyphenate(text) for text in texts)) if texts else ((), ())
+    if sum(breaks):
+        flags = [*flags, f"dehyphenated:{sum(breaks)}"]
     parts, pages, pos = [], [], 0
     for number, text in enumerate(texts, start=1):
         text = text.strip("\n")

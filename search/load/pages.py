@@ -16,6 +16,12 @@ Neither party is liable for loss of profit.") is filed under the next clause. He
   exclamation mark) continues on the next page: the two are joined by one newline (a wrapped
   line), else by a blank line (a paragraph break) as before.
 
+- a word a typesetter broke at a line end ("termi-\nnation", "riserva-\ntezza") is joined again
+  ("termination"), so BM25 and the question see one word; a compound the document writes with
+  its hyphen on one line elsewhere ("non-disclosure"), or whose first part is a usual compound
+  prefix ("self-", "third-"), keeps the hyphen and loses only the line break. A break before a
+  capital ("Anglo-\nItalian") or a digit is left alone.
+
 Pure functions; the PDF loader (text layer or OCR) calls them when it joins the pages.
 """
 
@@ -86,3 +92,31 @@ def continues(previous: str, following: str) -> bool:
     """True when the page `previous` ends mid-sentence and `following` has text to carry it on."""
     last = previous.rstrip()
     return bool(last) and bool(following.strip()) and last[-1] not in ".:;!?"
+
+
+_BROKEN_WORD = re.compile(r"(?<![\w-])([^\W\d_]{1,40})-[ \t]*\n[ \t]*([^\W\d_][^\W\d_]*)")
+
+_COMPOUND_PREFIXES = frozenset(
+    "non self third co cross ex multi anti pre post sub inter intra vice well long short full part "
+    "semi quasi pro counter over under sotto extra auto".split())
+
+
+def dehyphenate(text: str) -> tuple[str, int]:
+    """`text` with its line-end word breaks joined, the two lines made one (see the module's
+    notes); how many were joined."""
+    if "-\n" not in text and not re.search(r"-[ \t]+\n", text):
+        return text, 0
+    inline = set(re.findall(r"[^\W\d_]+-[^\W\d_]+", text.lower()))  # the compounds it writes on one line
+    joined = 0
+
+    def join(match: re.Match) -> str:
+        nonlocal joined
+        first, second = match.group(1), match.group(2)
+        if not second[0].islower():
+            return match.group(0)  # "Anglo-\nItalian", a list's dash before a capital: left alone
+        joined += 1
+        if first.lower() in _COMPOUND_PREFIXES or f"{first}-{second}".lower() in inline:
+            return f"{first}-{second}"
+        return first + second
+
+    return _BROKEN_WORD.sub(join, text), joined

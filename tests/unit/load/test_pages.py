@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from legalsearch.chunk import chunk_document
 from legalsearch.load import load_document
-from legalsearch.load.pages import continues, strip_page_edges
+from legalsearch.load.pages import continues, dehyphenate, strip_page_edges
 
 from tests.office_files import text_pdf
 
@@ -61,3 +61,16 @@ def test_a_clause_over_a_page_break_stays_one_clause(tmp_path):
     assert "unless\nterminated earlier under clause 3." in chunks["1"].text
     assert "loss of profit" in chunks["2"].text and "loss of profit" not in chunks["3"].text
     assert "Confidential" not in chunks["2"].text and HEADER not in chunks["3"].text
+
+
+def test_words_broken_at_a_line_end_are_joined():
+    text = ("The Recipient shall not use the informa-\ntion except for the Purpose. This non-\ndisclosure "
+            "agreement binds third-\nparty advisers. Anglo-\nItalian law applies. Every cross-border "
+            "transfer is logged.\nLa clausola di riserva-\ntezza resta valida. See pages 12-\n14. A cross-\nborder deal.")
+    joined, count = dehyphenate(text)
+    assert joined == ("The Recipient shall not use the information except for the Purpose. This non-disclosure "
+                      "agreement binds third-party advisers. Anglo-\nItalian law applies. Every cross-border "
+                      "transfer is logged.\nLa clausola di riservatezza resta valida. See pages 12-\n14. "
+                      "A cross-border deal.")
+    assert count == 5
+    assert dehyphenate("No breaks here.\nNone at all.") == ("No breaks here.\nNone at all.", 0)
