@@ -276,9 +276,11 @@ def _join_pages(texts: list[str], origin: str, flags: list[str]) -> Extraction:
     texts, removed = strip_page_edges(texts)
     if removed:
         flags = [*flags, f"page_edges_removed:{removed}"]
-    texts, breaks = zip(*(dehyphenate(text) for text in texts)) if texts else ((), ())
-    if sum(breaks):
-        flags = [*flags, f"dehyphenated:{sum(breaks)}"]
+    joined = [dehyphenate(text) for text in texts]
+    texts = [text for text, _ in joined]
+    breaks = sum(count for _, count in joined)
+    if breaks:
+        flags = [*flags, f"dehyphenated:{breaks}"]
     parts, pages, pos = [], [], 0
     for number, text in enumerate(texts, start=1):
         text = text.strip("\n")
