@@ -57,7 +57,7 @@ def inspect_document(path: str | Path, chunker: str = "structural", max_chars: i
             }
             for c in chunks
         ],
-        "definitions": [d.term for d in extract_definitions(doc.text, language)],
+        "definitions": [d.term for d in extract_definitions(doc.text, language, doc.tree)],
         "unresolved_refs": [_ref_dict(r) for r in unresolved_refs(doc, chunks)],
         "double_signature": double_signature(doc, chunks) if approves_clauses(doc.meta.doc_type, language) else None,
     }

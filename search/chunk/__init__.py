@@ -10,4 +10,11 @@ from legalsearch.chunk.chunker import CHUNKERS, Chunker, chunk_document
 from legalsearch.chunk.enrich import enrich_chunks
 from legalsearch.chunk.recursive import split_recursive
 
-__all__ = ["CHUNKERS", "Chunker", "chunk_document", "enrich_chunks", "split_recursive"]
+CHUNKS_VERSION = 2
+"""Bumped when the same file comes out as other chunks (loading, parsing, chunking, enrichment):
+part of the ingest settings key, so the next ingest run re-does every document of an index built
+before the change instead of keeping its old chunks as "unchanged" (vectors and summaries come
+from their caches). 2: judgments, PDF page edges, Word and HTML list numbers, unquoted
+definitions (2026-12-07)."""
+
+__all__ = ["CHUNKERS", "CHUNKS_VERSION", "Chunker", "chunk_document", "enrich_chunks", "split_recursive"]

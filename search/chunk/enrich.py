@@ -25,7 +25,7 @@ def enrich_chunks(doc: ParsedDocument, chunks: list[Chunk]) -> list[Chunk]:
         i = _chunk_at(starts, chunks, ref.char_start)
         if i is not None:
             refs_by_chunk[i].append(ref)
-    definitions = extract_definitions(text, language)
+    definitions = extract_definitions(text, language, doc.tree)
     defined_in: list[list[str]] = [[] for _ in chunks]
     defining_chunk: dict[str, str] = {}
     for definition in definitions:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 
-from legalsearch.chunk import Chunker
+from legalsearch.chunk import CHUNKS_VERSION, Chunker
 from legalsearch.embed import EMBEDDERS
 from legalsearch.embed.models import check_name
 from legalsearch.errors import ConfigError
@@ -75,6 +75,6 @@ class IngestOptions(BaseModel):
         data = {
             "schema": schema.SCHEMA_VERSION, "chunker": self.chunker, "limit": self.chunk_limit(max_tokens),
             "summarizer": summarizer_key, "embedder": embedder_key or self.embedder, "parts": list(self.embed_parts),
-            "public_if_no_acl": self.public_if_no_acl, "profile": PROFILE_VERSION,
+            "public_if_no_acl": self.public_if_no_acl, "profile": PROFILE_VERSION, "chunks": CHUNKS_VERSION,
         }
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
