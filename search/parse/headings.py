@@ -12,6 +12,7 @@ and "1.000,00" stay prose). `search.parse.tree` nests what is accepted.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from legalsearch.parse.doctypes import PARTY_ROLE, is_judgment_layout
@@ -102,6 +103,18 @@ _FIRST_UNIT = re.compile(r"(?:(?:ARTICLE|Article|ARTICOLO|Articolo|ART\.|Art\.|C
 _TOC_MAX_CHARS = 40_000
 
 
+# the front matter's own headings, which hold the parties or the date, never a clause
+_FRONT_MATTER = re.compile(
+    r"(?i)(?:the\s+)?parties|between|dated?|agreed terms|it is agreed(?: as follows)?:?|operative provisions"
+    r"|(?:le\s+)?parti|tra|fra|tra le parti|si conviene e si stipula(?: quanto segue)?:?")
+
+
+# a street's name after its number ("12 Quay Street", "200 Aldersgate St"): an address line
+_STREET = re.compile(
+    r"(?i)\b(?:street|st|road|rd|avenue|ave|lane|drive|boulevard|blvd|crescent|terrace|gardens|wharf|quay|parade"
+    r"|mews|square|highway)\.?(?:,|$)")
+
+
 # a judgment's operative part: "P.Q.M." / "PER QUESTI MOTIVI" on a line of its own
 _OPERATIVE_PART = re.compile(r"[ \t]*(?:P\.[ ]?Q\.[ ]?M\.?|PER QUESTI MOTIVI|Per questi motivi)[ \t]*")
 
@@ -167,6 +180,11 @@ class HeadingJudge:
         # a judgment: "Introduction" / "SVOLGIMENTO DEL PROCESSO" holds paragraphs 1-3, "Background"
         # is a heading (a contract's recitals are not in a judgment), a party's name is no heading
         self.judgment = is_judgment_layout(text)
+        # a line repeated verbatim 3+ times is a page's running header or footer ("Source: ACME INC.,
+        # 10-K, 9/11/2003" in an export, "EXECUTION VERSION"), never a heading that holds the clauses
+        # after it (a PDF's are removed at load; a text file keeps its text as it is)
+        counts = Counter(line.strip() for line in text.split("\n") if len(line.strip()) > 3)
+        self.running_lines = {line for line, n in counts.items() if n >= 3}
         self.unit_start = 0  # where the last accepted heading starts (a judgment's quotations are read from it)
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
@@ -325,6 +343,8 @@ class HeadingJudge:
             return None
         if not match.group("dp") and depth == 1 and not suffix and not heading_like:
             return None  # a bare "12 " needs a heading-like line (statute style "21 Recovery ...")
+        if not match.group("dp") and depth == 1 and not continues and title and _STREET.search(title):
+            return None  # "12 Quay Street" / "200 Aldersgate Street" in a parties block: an address
         kind = self._decimal_kind(label, depth, stack)
         if kind in ("comma", "paragraph") and not (title and title.isupper()):
             title, title_end = None, pos
@@ -401,6 +421,8 @@ class HeadingJudge:
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         line = text[start:end].rstrip()
+        if line.strip() in self.running_lines:
+            return None
         if self.judgment and _OPERATIVE_PART.fullmatch(line):
             # "P.Q.M." (per questi motivi): the court's order below it
             return OpenNode("heading", None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK)
@@ -432,7 +454,9 @@ class HeadingJudge:
         # "AGREED TERMS" right before "1. DEFINITIONS" introduces the numbering, it does not hold
         # it: a divider that the next heading closes (so clause paths stay "Clause 14 > 14.3");
         # a judgment's "Introduction" holds its paragraphs 1-3 as "The issues" holds 6-9
-        divider = not self.judgment and bool(_FIRST_UNIT.match(text, body_start))
+        # "PARTIES" / "BETWEEN" above the parties block is front matter: it holds no clause either
+        divider = not self.judgment and (bool(_FIRST_UNIT.match(text, body_start))
+                                         or bool(_FRONT_MATTER.fullmatch(line.strip())))
         return OpenNode(kind, None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK,
                         special=divider)
 

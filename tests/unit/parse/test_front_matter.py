@@ -1,0 +1,57 @@
+"""What the front matter and the page furniture of a contract are not: headings that hold clauses.
+Addresses in a parties block, a "PARTIES" heading, a running line repeated on every page."""
+
+from __future__ import annotations
+
+from legalsearch.parse import parse_structure
+
+PARTIES = """SERVICES AGREEMENT
+
+This Agreement is dated 3 March 2025.
+
+PARTIES
+
+Orbis Hosting Ltd
+12 Quay Street
+Leeds LS1 4AB
+
+Calder Retail plc
+200 Aldersgate Street, 4th Floor
+London EC1A 4HD
+
+1. SERVICES
+The Supplier hosts the shop.
+
+2. FEES
+The Customer pays monthly.
+"""
+
+
+def top(tree):
+    return [(n.kind, n.label or n.title) for n in tree.children]
+
+
+def test_an_address_is_no_section_and_parties_hold_no_clause():
+    tree = parse_structure(PARTIES, "en")
+    # before: "Section 12 – Quay Street", "Section 200 – Aldersgate Street", clauses 1-2 under PARTIES
+    assert top(tree) == [("preamble", None), ("heading", "PARTIES"), ("section", "1"), ("section", "2")]
+
+
+def test_a_statute_section_in_sequence_keeps_its_street_like_title():
+    text = ("HIGHWAYS (EXAMPLE) ACT 2025\n\n1 Interpretation\nIn this Act, the authority is the council.\n\n"
+            "2 Closing a road\nThe authority may close a road for works.\n\n3 Duties on a public square\n"
+            "The authority keeps each public square clean.\n")
+    assert [n.label for n in parse_structure(text, "en").children][1:] == ["1", "2", "3"]  # after the preamble
+
+
+def test_a_line_repeated_on_every_page_is_no_heading():
+    footer = "Source: NORTHWIND TRADING COMPANY INC, 10-K, 9/11/2003"
+    rest = ("the goods are inspected at the depot within two Business Days of delivery, and any shortfall or damage "
+            "found then is credited against the next invoice.")
+    # a page break inside each clause, the footer then the clause's second half (as an export writes it)
+    text = (f"SUPPLY AGREEMENT\n\n1. DELIVERY\nThe Supplier delivers weekly and\n\n{footer}\n\n{rest}\n\n"
+            f"2. PRICE\nThe prices are fixed for a year and\n\n{footer}\n\n{rest}\n\n"
+            f"3. TERM\nThe Agreement lasts three years and\n\n{footer}\n\n{rest}\n")
+    tree = parse_structure(text, "en")
+    assert [n.kind for n in tree.children] == ["preamble", "section", "section", "section"]
+    assert not any(n.title == footer for n in tree.walk())
