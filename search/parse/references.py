@@ -67,6 +67,29 @@ _LABEL_SPLIT = re.compile(r"(\s*,\s*|\s+(?i:and|or|to|and/or|e|ed|o)\s+|\s*[-–
 _RANGE_SEPARATORS = frozenset({"to", "-", "–"})
 _MAX_RANGE = 30
 _GENERIC_OWNERS = frozenset({"agreement", "contract", "parties", "party", "deed", "company"})
+# a document that amends another ("This First Amendment (the "Amendment") ... amends the Master
+# Services Agreement ... (the "Agreement")"): there "clause 4.2 of the Agreement" is the amended
+# agreement's clause, not its own; "clause 3 of this Amendment" stays its own
+_AMENDMENT_WORDS = (r"(?:amendment|addendum|variation|side\s+letter|supplemental\s+(?:agreement|deed)"
+                    r"|(?:atto|accordo)\s+(?:modificativo|integrativo)|modifica)")
+_AMENDMENT_TITLE = re.compile(r"(?i)^\W*(?:[a-z]+\s+){0,3}" + _AMENDMENT_WORDS + r"\b")
+_THIS_AMENDMENT = re.compile(r"(?i)\b(?:this|the\s+present|il\s+presente|la\s+presente)\s+(?:[a-z]+\s+){0,3}"
+                             + _AMENDMENT_WORDS + r"\b")
+_AMENDS = re.compile(r"(?i)\b(?:amend(?:s|ing|ed)?|modif(?:y|ies|ying|ica|icano|icare)|var(?:y|ies|ying)"
+                     r"|supplement(?:s|ing)?|integra(?:re|no)?)\b")
+
+
+def amends_another(text: str) -> bool:
+    """Whether the document amends another (an amendment, addendum, variation, atto modificativo):
+    its title or a "this Amendment" says what it is, and its opening says that it amends."""
+    head = text[:3000]
+    first = next((line for line in head.splitlines() if line.strip()), "")
+    return bool((_AMENDMENT_TITLE.match(first) or _THIS_AMENDMENT.search(head)) and _AMENDS.search(head))
+
+
+_AMENDED_OWNERS = frozenset({"agreement", "contract", "original agreement", "principal agreement",
+                             "existing agreement", "master agreement", "deed"})
+_IT_AMENDED = re.compile(r"\s*(?:del|dell')\s*(?:[Cc]ontratto|[Aa]ccordo)(?:\s+(?:originario|di\s+\w+))?")
 _UNIT_KINDS = frozenset({"article", "section", "clause", "definitions"})
 
 
@@ -89,7 +112,9 @@ def extract_references(text: str, language: str = "en", tree: StructureNode | No
         3, 4, ..., 8).
     """
     heading_starts = _heading_starts(text, tree) if tree is not None else set()
-    refs = _extract_it(text, heading_starts) if language == "it" else _extract_en(text, heading_starts)
+    amending = amends_another(text)
+    refs = (_extract_it(text, heading_starts, amending) if language == "it"
+            else _extract_en(text, heading_starts, amending))
     if cites_others:
         refs = [dataclasses.replace(r, external=True, code=r.code or "cited document")
                 if not r.external and r.kind not in ("paragraph", "comma") else r for r in refs]
@@ -113,7 +138,7 @@ def _heading_starts(text: str, tree: StructureNode) -> set[int]:
     return starts
 
 
-def _extract_en(text: str, heading_starts: set[int]) -> list[CrossRef]:
+def _extract_en(text: str, heading_starts: set[int], amending: bool = False) -> list[CrossRef]:
     refs: list[CrossRef] = []
     consumed = 0
     for match in _EN_RE.finditer(text):
@@ -137,7 +162,8 @@ def _extract_en(text: str, heading_starts: set[int]) -> list[CrossRef]:
                 end = owner.end()
             elif name[:1].isupper() or low.startswith("the "):
                 name = re.sub(r"^the\s+", "", name)
-                if name and name[0].isupper() and name.lower() not in _GENERIC_OWNERS:
+                if name and name[0].isupper() and (name.lower() not in _GENERIC_OWNERS
+                                                   or amending and name.lower() in _AMENDED_OWNERS):
                     external, code, end = True, name, owner.end()
         if not external:
             before = _EN_ACT_BEFORE.search(text, max(0, match.start() - 80), match.start())
@@ -156,7 +182,7 @@ def _extract_en(text: str, heading_starts: set[int]) -> list[CrossRef]:
     return refs
 
 
-def _extract_it(text: str, heading_starts: set[int]) -> list[CrossRef]:
+def _extract_it(text: str, heading_starts: set[int], amending: bool = False) -> list[CrossRef]:
     refs: list[CrossRef] = []
     for match in _IT_RE.finditer(text):
         if match.start() in heading_starts:
@@ -186,6 +212,10 @@ def _extract_it(text: str, heading_starts: set[int]) -> list[CrossRef]:
                     ("Regolamento (UE) " + f"{found.group(1)}/{found.group(2)}" if name == "GDPR" and found.group(1)
                      else name)
                 break
+        if not external and amending:
+            found = _IT_AMENDED.match(text, end)
+            if found:  # "l'art. 5 del Contratto" in an atto modificativo: the amended contract's
+                external, code, end = True, "Contratto", found.end()
         raw = text[match.start():end]
         for label in labels:
             target = f"{label}({comma.group(1)})" if comma and kind == "article" else label

@@ -1,0 +1,69 @@
+"""An amendment's references to the agreement it amends: "clause 4.2 of the Agreement" is the amended
+agreement's clause, never the amendment's own; "clause 3 of this Amendment" stays its own."""
+
+from __future__ import annotations
+
+import pytest
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load import build_document
+from legalsearch.parse.references import amends_another, extract_references
+
+AMENDMENT = """FIRST AMENDMENT TO THE MASTER SERVICES AGREEMENT
+
+This First Amendment (the "Amendment") is made on 1 June 2026 between Orbis Hosting Ltd and Calder Retail plc, and amends the Master Services Agreement dated 3 March 2025 (the "Agreement").
+
+1. DEFINITIONS
+Terms defined in the Agreement have the same meaning in this Amendment.
+
+2. AMENDMENTS
+2.1 Clause 4.2 of the Agreement is deleted and replaced by: "The Customer pays within 45 days of each invoice."
+2.2 In clause 1 of the Agreement, the definition of "Services" is amended to include disaster recovery.
+2.3 Clause 3 of this Amendment applies from the Effective Date.
+
+3. EFFECTIVE DATE
+This Amendment takes effect on 1 July 2026. Save as amended by clause 2, the Agreement continues in full force.
+"""
+
+
+def test_an_amendments_clauses_of_the_agreement_are_the_agreements():
+    doc = build_document(AMENDMENT, DocumentMeta(doc_id="amendment-1", title="First Amendment", language="en",
+                                                 doc_type="contract"))
+    refs = {(r.target, r.external, r.code): r.resolved_chunk_ids for c in chunk_document(doc, "structural")
+            for r in c.xrefs}
+    assert ("4.2", True, "Agreement") in refs and ("1", True, "Agreement") in refs
+    assert refs[("1", True, "Agreement")] == []  # before: resolved to the amendment's own clause 1
+    own = [ids for (target, external, _), ids in refs.items() if target == "3" and not external]
+    assert own and own[0]  # "Clause 3 of this Amendment" resolves inside it
+
+
+def test_the_same_words_in_an_agreement_are_its_own():
+    text = AMENDMENT.replace("FIRST AMENDMENT TO THE MASTER SERVICES AGREEMENT", "MASTER SERVICES AGREEMENT").replace(
+        "This First Amendment (the \"Amendment\") is made", "This Agreement is made").replace(
+        ", and amends the Master Services Agreement dated 3 March 2025 (the \"Agreement\")", "")
+    text = text.replace("this Amendment", "this Agreement").replace("This Amendment", "This Agreement")
+    text = text.replace("Save as amended by clause 2, the", "The").replace(" is amended to include", " includes")
+    assert not amends_another(text)
+    refs = extract_references(text, "en")
+    assert all(not r.external for r in refs if r.target in ("4.2", "1"))
+
+
+@pytest.mark.parametrize("opening,amends", [
+    ("AMENDMENT NO. 3\n\nReference is made to the License Agreement (the \"Agreement\"). The parties agree to "
+     "modify the Agreement as follows:", True),
+    ("ADDENDUM AL CONTRATTO DI FORNITURA\n\nCon il presente addendum le parti modificano il Contratto.", True),
+    ("AMENDED AND RESTATED CREDIT AGREEMENT\n\nThis Agreement amends and restates the credit agreement of 2019.",
+     False),
+    ("SERVICES AGREEMENT\n\nThis Agreement may be amended only in writing signed by both parties.", False),
+])
+def test_what_amends_another(opening, amends):
+    assert amends_another(opening) is amends
+
+
+def test_an_italian_atto_modificativo():
+    text = ("ATTO MODIFICATIVO DEL CONTRATTO DI FORNITURA\n\nCon il presente atto modificativo le parti modificano il "
+            "contratto di fornitura del 3 marzo 2025 (il \"Contratto\").\n\nArt. 1 – Modifiche\nL'art. 5 del Contratto "
+            "è sostituito dal seguente. L'art. 2 del presente atto si applica dal 1° luglio 2026.\n\n"
+            "Art. 2 – Efficacia\nIl presente atto ha effetto dal 1° luglio 2026.\n")
+    refs = {r.target: (r.external, r.code) for r in extract_references(text, "it")}
+    assert refs["5"] == (True, "Contratto") and refs["2"] == (False, None)
