@@ -14,7 +14,8 @@ CHUNKS_VERSION = 2
 """Bumped when the same file comes out as other chunks (loading, parsing, chunking, enrichment):
 part of the ingest settings key, so the next ingest run re-does every document of an index built
 before the change instead of keeping its old chunks as "unchanged" (vectors and summaries come
-from their caches). 2: judgments, PDF page edges, Word and HTML list numbers, unquoted
-definitions (2026-12-07)."""
+from their caches). 2 (2026-12-07): judgments, PDF page edges and word breaks, Word and HTML list
+numbers, addresses and running lines that were headings, unquoted definitions, amendments'
+references to the agreement they amend."""
 
 __all__ = ["CHUNKERS", "CHUNKS_VERSION", "Chunker", "chunk_document", "enrich_chunks", "split_recursive"]
