@@ -6,7 +6,8 @@ Italian: `per "Informazioni Riservate" si intende ...`, `"X": indica`,
 `(di seguito, il "Fornitore")`. Quotes may be straight, curly or « ».
 Inside a definitions unit (given the tree), also the unquoted forms that start a line, as UK
 drafting writes them (in bold, which plain text loses): `Business Day: a day other than ...`,
-`1.2 Fees means the fees in Schedule 2`, `(b) Servizi: i servizi descritti ...`.
+`1.2 Fees means the fees in Schedule 2`, `(b) Servizi: i servizi descritti ...`, and the rows of a
+definitions table as a .docx reads them (`Business Day | a day other than ...`).
 """
 
 from __future__ import annotations
@@ -37,10 +38,11 @@ _IT_PAREN_LEAD = re.compile(
 )
 _UNQUOTED_TERM = r"(?P<term>[A-Z][\w’'&/-]*(?:[ ](?:(?:of|and|or|the|in|to|for|on|by|di|del|della|dei|e)[ ])*[A-Z][\w’'&/-]*){0,5})"
 _LINE_LABEL = r"(?m)^[ \t]*(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?|\(?[a-z]{1,4}\)|\(?\d{1,3}\))[ \t]+)?"
+# "Business Day: a day ...", "Services means ...", or a definitions table's row "Business Day | a day ..."
 _EN_UNQUOTED = re.compile(_LINE_LABEL + _UNQUOTED_TERM
-                          + r"(?:[ \t]*:[ \t]+(?=\S)|[ \t]+(?:means?|shall mean|has the meaning|includes?)\b)")
+                          + r"(?:[ \t]*[:|][ \t]+(?=\S)|[ \t]+(?:means?|shall mean|has the meaning|includes?)\b)")
 _IT_UNQUOTED = re.compile(_LINE_LABEL + _UNQUOTED_TERM
-                          + r"(?:[ \t]*:[ \t]+(?=\S)|[ \t]+(?:indica|significa|si intende|si intendono|designa)\b)")
+                          + r"(?:[ \t]*[:|][ \t]+(?=\S)|[ \t]+(?:indica|significa|si intende|si intendono|designa)\b)")
 _NOT_TERMS = frozenset(
     "In This The These Where Unless Save Except Notwithstanding For Any Each If Nel Nei Ai Il La Le Per Salvo "
     "Se Ove Qualora Ogni Note Nota Example Esempio".split())

@@ -62,3 +62,12 @@ def test_the_chunks_that_use_an_unquoted_term_point_to_its_definition():
     assert {"Business Day", "Charges", "Confidential Information"} <= set(chunks["1.1"].defined_terms)
     assert "Business Day" in chunks["2.1"].uses_terms and defining in chunks["2.1"].definition_chunk_ids
     assert {"Charges", "Confidential Information"} <= set(chunks["2.2"].uses_terms)
+
+
+def test_a_word_definitions_table():
+    # a two-column definitions table, as the .docx loader writes its rows
+    text = ("SUPPLY AGREEMENT\n\n1. DEFINITIONS\n\nIn this Agreement:\n\nBusiness Day | a day other than a Saturday or "
+            "Sunday\n\nDelivery Point | the Customer's depot at Avonmouth\n\n2. DELIVERY\n\nThe Supplier delivers to "
+            "the Delivery Point on each Business Day.\n\nPrice | Quantity\n")
+    terms = [d.term for d in extract_definitions(text, "en", parse_structure(text, "en"))]
+    assert terms == ["Business Day", "Delivery Point"]  # "Price | Quantity" is outside the definitions
