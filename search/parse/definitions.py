@@ -18,13 +18,14 @@ from collections import defaultdict
 from legalsearch.documents.models import Definition, StructureNode
 
 _TERM = r"[\"“«](?P<term>[A-Z0-9][^\"“”«»\n]{0,78}?)[\"”»]"
+_EMPHASIS = r"(?:\*\*|__)?"  # Markdown bold around the term: **"Confidential Information"** means
 _EN_MEANS = re.compile(
-    _TERM + r"\s*(?:\([^()\n]{0,60}\)\s*)?,?\s*(?:as used (?:herein|in this \w+),?\s*)?(?:shall\s+)?"
+    _TERM + _EMPHASIS + r"\s*(?:\([^()\n]{0,60}\)\s*)?,?\s*(?:as used (?:herein|in this \w+),?\s*)?(?:shall\s+)?"
     r"(?:means?\b|has the meaning|have the meanings?|includes?\b|refers? to|is defined|shall have the meaning)"
 )
 _IT_MEANS = re.compile(
-    r"(?i:per)\s+" + _TERM + r"\s+si\s+intend(?:e|ono)|" + _TERM.replace("term>", "term2>")
-    + r"\s*(?::|indica\b|significa\b|si intende\b|designa\b|si intendono\b)"
+    r"(?i:per)\s+" + _EMPHASIS + _TERM + _EMPHASIS + r"\s+si\s+intend(?:e|ono)|" + _TERM.replace("term>", "term2>")
+    + _EMPHASIS + r"\s*(?::|indica\b|significa\b|si intende\b|designa\b|si intendono\b)"
 )
 _PAREN = re.compile(r"\((?P<inner>[^()]{0,160})\)")
 _EN_PAREN_LEAD = re.compile(
@@ -39,9 +40,9 @@ _IT_PAREN_LEAD = re.compile(
 _UNQUOTED_TERM = r"(?P<term>[A-Z][\w’'&/-]*(?:[ ](?:(?:of|and|or|the|in|to|for|on|by|di|del|della|dei|e)[ ])*[A-Z][\w’'&/-]*){0,5})"
 _LINE_LABEL = r"(?m)^[ \t]*(?:(?:\d{1,3}(?:\.\d{1,3}){0,3}\.?|\(?[a-z]{1,4}\)|\(?\d{1,3}\))[ \t]+)?"
 # "Business Day: a day ...", "Services means ...", or a definitions table's row "Business Day | a day ..."
-_EN_UNQUOTED = re.compile(_LINE_LABEL + _UNQUOTED_TERM
+_EN_UNQUOTED = re.compile(_LINE_LABEL + _EMPHASIS + _UNQUOTED_TERM + _EMPHASIS
                           + r"(?:[ \t]*[:|][ \t]+(?=\S)|[ \t]+(?:means?|shall mean|has the meaning|includes?)\b)")
-_IT_UNQUOTED = re.compile(_LINE_LABEL + _UNQUOTED_TERM
+_IT_UNQUOTED = re.compile(_LINE_LABEL + _EMPHASIS + _UNQUOTED_TERM + _EMPHASIS
                           + r"(?:[ \t]*[:|][ \t]+(?=\S)|[ \t]+(?:indica|significa|si intende|si intendono|designa)\b)")
 _NOT_TERMS = frozenset(
     "In This The These Where Unless Save Except Notwithstanding For Any Each If Nel Nei Ai Il La Le Per Salvo "

@@ -43,7 +43,7 @@ _KW_ALT = "|".join(
 
 
 HEADING_RE = re.compile(
-    r"(?m)(?:^|(?<=[ \t]{3}))[ \t\ufeff]*(?:\#{1,6}[ \t]+)?(?:"
+    r"(?m)(?:^|(?<=[ \t]{3}))[ \t\ufeff]*(?:\#{1,6}[ \t]+)?(?:\*\*|__)?(?:"
     r"(?P<special>WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|Background|PREMESSE|Premesse|PREMESSO|Premesso"
     r"|IN WITNESS WHEREOF|In [Ww]itness [Ww]hereof|LETTO, CONFERMATO E SOTTOSCRITTO|Letto, confermato e sottoscritto"
     r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
@@ -190,7 +190,7 @@ class HeadingJudge:
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
         text = self.text
         start = match.start()
-        while text[start] in " \t\ufeff#":
+        while text[start] in " \t\ufeff#*_":  # Markdown: "## 3. Term", "**1. Definitions**"
             start += 1
         groups = match.groupdict()
         if start < self.heading_end:
@@ -200,6 +200,8 @@ class HeadingJudge:
         node = self._judge(match, start, stack, groups)
         if node is not None:
             self.unit_start = start
+            if node.title and node.title[-1:] in "*_":
+                node.title = node.title.rstrip("*_ ").rstrip(".:") or None  # "**1. Definitions**"
         if node is not None and node.head_end >= 0:
             self.heading_end = node.head_end
         elif node is not None and node.heading:
