@@ -348,6 +348,12 @@ class HeadingJudge:
         if not match.group("dp") and depth == 1 and not continues and title and _STREET.search(title):
             return None  # "12 Quay Street" / "200 Aldersgate Street" in a parties block: an address
         kind = self._decimal_kind(label, depth, stack)
+        rank = 50 + depth
+        article = self._next_article(label, stack) if kind in ("comma", "article") and title else None
+        if article is not None:
+            # "ARTICOLO 3 - DURATA" ... "4 - Recesso": a titled 4 right after article 3, which has no
+            # comma 3 of its own, is article 4 written without its keyword, not comma 4 of article 3
+            kind, rank = "article", article.rank
         if kind in ("comma", "paragraph") and not (title and title.isupper()):
             title, title_end = None, pos
         if title and _DEFINITIONS_TITLE.match(title) and kind in ("article", "section", "clause"):
@@ -362,7 +368,7 @@ class HeadingJudge:
             title = title or caption_title
         heading = clean_heading(text[start:head_end])
         inline = text.startswith("—(1)", pos) or text.startswith(" (1)", pos)
-        return OpenNode(kind, label, title, heading, start, style, 50 + depth,
+        return OpenNode(kind, label, title, heading, start, style, rank,
                         head_end=pos if inline else (head_end if caption is not None else -1))
 
     def _marker(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
@@ -463,6 +469,18 @@ class HeadingJudge:
                         special=divider)
 
     # -- helpers ------------------------------------------------------------------------
+    def _next_article(self, label: str, stack: list[OpenNode]) -> OpenNode | None:
+        """The innermost open article when bare `label` is the number after its own and it holds
+        no comma numbered just before it (its own commi would run 1, 2, 3 ... inside it); else None."""
+        article = next((e for e in reversed(stack) if e.kind == "article"), None)
+        if article is None or not (article.label or "").isdigit() or not label.isdigit():
+            return None
+        previous = str(int(label) - 1)
+        if int(label) != int(article.label) + 1 or any(c.kind == "comma" and c.label == previous
+                                                         for c in article.children):
+            return None
+        return article
+
     def _judgment_sequence(self, label: str, parts: list[str]) -> bool:
         """A judgment's own numbers run 1, 2, 3 ... (and "7.1" only under paragraph 7; none where its
         paragraphs are "[1]", "[2]"): a "14.1" or "14. LIMITATION" set out inside paragraph 2 is the
@@ -612,6 +630,8 @@ def _skip_blanks(text: str, pos: int) -> int:
 def _title_after(text: str, pos: int, keyword: bool) -> tuple[str | None, int, bool]:
     """Find the title after a heading label: (title, end offset of title, heading-like?)."""
     begin = pos
+    if keyword and text.startswith(")", pos):
+        begin += 1  # "Art. 1) Oggetto"
     while begin < len(text) and text[begin] in " \t.:-–—":
         begin += 1
     rest, rest_end = _rest_of_line(text, begin)
