@@ -103,6 +103,9 @@ _FIRST_UNIT = re.compile(r"(?:(?:ARTICLE|Article|ARTICOLO|Articolo|ART\.|Art\.|C
 _TOC_MAX_CHARS = 40_000
 
 
+_MARKDOWN_HEADING = re.compile(r"[ \t]*(#{1,6})[ \t]+")
+
+
 # the front matter's own headings, which hold the parties or the date, never a clause
 _FRONT_MATTER = re.compile(
     r"(?i)(?:the\s+)?parties|between|dated?|agreed terms|it is agreed(?: as follows)?:?|operative provisions"
@@ -422,7 +425,8 @@ class HeadingJudge:
         line, not inside a signature block, not a line of a hard-wrapped paragraph."""
         text = self.text
         line_start = text.rfind("\n", 0, start) + 1
-        if text[line_start:start].strip() or not text[:line_start].strip():
+        marked = _MARKDOWN_HEADING.fullmatch(text, line_start, start)
+        if (text[line_start:start].strip() and not marked) or not text[:line_start].strip():
             return None  # mid-line (after a wide gap), or the document's own title line
         if any(entry.kind == "signature" for entry in stack):
             return None  # names and addresses under "Signed by ..."
@@ -431,6 +435,14 @@ class HeadingJudge:
         line = text[start:end].rstrip()
         if line.strip() in self.running_lines:
             return None
+        if marked and len(line) <= 120:
+            # "## How we use your information": the writer said it is a heading, and how deep
+            # ("#" above "##" above "###"), all of them above the bare-numbered units they hold
+            level = len(marked.group(1))
+            kind = "definitions" if _DEFINITIONS_TITLE.match(line) else "heading"
+            title = line.strip().rstrip("#").strip()
+            return OpenNode(kind, None, title, clean_heading(title), line_start, "plain",
+                            _PLAIN_RANK - (7 - level) * 0.1)
         if self.judgment and _OPERATIVE_PART.fullmatch(line):
             # "P.Q.M." (per questi motivi): the court's order below it
             return OpenNode("heading", None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK)
