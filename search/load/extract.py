@@ -129,8 +129,9 @@ def _form_feed_pages(text: str) -> list[PageSpan]:
 
 def extract_html(path: Path, data: bytes) -> Extraction:
     """HTML: visible text, one line per block element (p, li, h1-h6, tr, br, ...); the numbers a
-    browser draws for an ordered list's items written in front of them (`_number_lists`)."""
-    from bs4 import BeautifulSoup
+    browser draws for an ordered list's items written in front of them (`_number_lists`), and a
+    heading element's level as Markdown writes it ("## Children"), which the parser reads."""
+    from bs4 import BeautifulSoup, NavigableString
 
     raw, flags = decode_bytes(path, data)
     soup = BeautifulSoup(raw, "html.parser")
@@ -139,6 +140,10 @@ def extract_html(path: Path, data: bytes) -> Extraction:
     numbered = _number_lists(soup)
     if numbered:
         flags = [*flags, f"html_numbers:{numbered}"]
+    for level in range(1, 7):  # a heading element says it is one: "## How we use your information"
+        for tag in soup.find_all(f"h{level}"):
+            if tag.get_text(strip=True):
+                tag.insert(0, NavigableString("#" * level + " "))
     for tag in soup.find_all(_BLOCK_TAGS):
         tag.insert_before("\n")
         tag.insert_after("\n")

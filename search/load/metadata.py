@@ -183,6 +183,7 @@ def _infer_title(text: str, path: Path, doc_type: str) -> str:
         return title
     for line in text[:3000].splitlines():
         line = " ".join(line.replace("\ufeff", "").split())
+        line = re.sub(r"^#{1,6}\s+", "", line).strip("*_ ")  # Markdown: "# Ortivo Privacy Notice", "**NDA**"
         if 3 <= len(line) <= 120 and any(c.isalpha() for c in line) and not line.lower().startswith("exhibit"):
             return line.rstrip(".:")
     return re.sub(r"[-_]+", " ", path.stem).strip().capitalize() or path.name

@@ -79,8 +79,20 @@ def test_html_blocks_become_lines(tmp_path):
                     "<h2>2. Your rights</h2><ul><li>Access</li><li>Deletion</li></ul></body></html>",
                     encoding="utf-8")
     doc = load_document(path)
-    assert doc.text == "Privacy Policy\n\n1. Data we collect\n\nWe collect your name.\n\n2. Your rights\n\nAccess\n\nDeletion"
+    # a heading element keeps its level as Markdown writes it, which the parser reads
+    assert doc.text == ("# Privacy Policy\n\n## 1. Data we collect\n\nWe collect your name.\n\n## 2. Your rights\n\n"
+                        "Access\n\nDeletion")
     assert (doc.meta.doc_type, [n.label for n in doc.tree.children[1:]]) == ("privacy_policy", ["1", "2"])
+    assert doc.meta.title == "Privacy Policy"
+
+
+def test_html_headings_without_numbers_are_headings(tmp_path):
+    path = tmp_path / "notice.html"
+    path.write_text("<html><body><h1>Ortivo Privacy Notice</h1><p>How Ortivo uses personal data.</p>"
+                    "<h2>Children</h2><p>Not for children under 16.</p><h2>Your rights</h2><p>Ask us.</p>"
+                    "</body></html>", encoding="utf-8")
+    doc = load_document(path)
+    assert [n.title for n in doc.tree.children if n.kind == "heading"] == ["Children", "Your rights"]
 
 
 def test_docx_paragraphs_and_tables(tmp_path):
