@@ -188,6 +188,7 @@ class HeadingJudge:
         # after it (a PDF's are removed at load; a text file keeps its text as it is)
         counts = Counter(line.strip() for line in text.split("\n") if len(line.strip()) > 3)
         self.running_lines = {line for line, n in counts.items() if n >= 3}
+        self.tight_titles = _tight_titles(text)
         self.unit_start = 0  # where the last accepted heading starts (a judgment's quotations are read from it)
 
     def judge(self, match: re.Match, stack: list[OpenNode]) -> OpenNode | None:
@@ -457,6 +458,8 @@ class HeadingJudge:
         if all(c.isupper() for c in letters):
             if not (blank_before or _previous_line(text, line_start).rstrip()[-1:] in (".", ";", ":")):
                 return None
+        elif line_start in self.tight_titles:
+            pass  # "Payment Terms" right above its paragraph, as a document does it three times or more
         else:
             if not (blank_before and blank_after) or len(words) > 10 or line[-1] in ".!?" or _MONTHS.match(line):
                 return None
@@ -562,6 +565,23 @@ class HeadingJudge:
         prev_start = text.rfind("\n", 0, start - 1) + 1
         prev_line = text[prev_start:start - 1].rstrip()
         return len(prev_line) >= 60 and (prev_line[-1].islower() or prev_line[-1] == ",")
+
+
+_TIGHT_TITLE = re.compile(
+    r"(?m)(?:\A|\n[ \t]*\n)(?P<line>[A-Z][^\n.!?:;,]{2,60})\n(?P<body>[A-Z\"“(][^\n]{59,})")
+
+
+def _tight_titles(text: str) -> set[int]:
+    """Where a title-case line sits right above a long first line of its paragraph, blank line
+    before, none after ("Payment Terms\nThe Customer pays ..."), when the document does it three
+    times or more (once may be a name above an address); the starts of those lines."""
+    found = set()
+    for match in _TIGHT_TITLE.finditer(text):
+        line = match.group("line").strip()
+        words = line.split()
+        if 1 <= len(words) <= 8 and _title_case_ratio(line) >= 0.7 and not _MONTHS.match(line):
+            found.add(match.start("line"))
+    return found if len(found) >= 3 else set()
 
 
 def _blank_line_before(text: str, line_start: int) -> bool:

@@ -55,3 +55,28 @@ def test_a_line_repeated_on_every_page_is_no_heading():
     tree = parse_structure(text, "en")
     assert [n.kind for n in tree.children] == ["preamble", "section", "section", "section"]
     assert not any(n.title == footer for n in tree.walk())
+
+
+NDA_TIGHT = """MUTUAL NON-DISCLOSURE AGREEMENT
+
+This Agreement is made between Orbis Ltd and Calder plc on 3 March 2025.
+
+Confidential Information
+Confidential Information means any information disclosed by one party to the other in any form.
+
+Obligations of the Recipient
+The Recipient keeps the Confidential Information secret and uses it only for the Purpose stated above.
+
+Term and Termination
+This Agreement lasts three years and either party may end it on thirty days' written notice at any time.
+"""
+
+
+def test_title_case_headings_right_above_their_paragraphs():
+    # no number, no blank line under the title: before, the whole NDA was one preamble
+    tree = parse_structure(NDA_TIGHT, "en")
+    assert [n.title for n in tree.children if n.kind == "heading"] == [
+        "Confidential Information", "Obligations of the Recipient", "Term and Termination"]
+    # done once or twice it may be a name above an address: not enough to read titles
+    two = NDA_TIGHT.rsplit("\n\nTerm and Termination", 1)[0] + "\n"
+    assert not any(n.kind == "heading" for n in parse_structure(two, "en").walk())
