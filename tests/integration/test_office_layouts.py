@@ -1,6 +1,7 @@
-"""Documents as firms keep them, on the real node: a Word contract numbered by Word's own lists, and
-a PDF with a running header, page footers and a clause cut by a page break. The clause a question
-cites is found by its number, and the clause cut by the page break is returned whole."""
+"""Documents as firms keep them, on the real node: a Word contract numbered by Word's own lists, a
+PDF with a running header, page footers and a clause cut by a page break, a Markdown notice with
+unnumbered "##" sections and an HTML page numbered by <ol>. The clause a question cites is found by
+its number, the clause cut by the page break is returned whole, a notice's section is its own hit."""
 
 from __future__ import annotations
 
@@ -32,6 +33,30 @@ PDF = [
 ]
 
 
+NOTICE_MD = """# Ortivo Privacy Notice
+
+This notice explains how Ortivo, the allotment booking app, uses personal data.
+
+## What we collect
+
+We collect your name, your email address and the plots you book.
+
+## Children
+
+Ortivo is not meant for children under 16. We do not knowingly collect data about children, and we delete
+an account we learn belongs to a child.
+
+## Your rights
+
+You may ask us for a copy of your data, or ask us to correct or delete it.
+"""
+
+TERMS_HTML = ("<html><body><h1>Ortivo Terms of Use</h1><p>These terms apply to the Ortivo app.</p><ol>"
+              "<li><strong>Bookings</strong><p>A plot is booked for one season at a time.</p></li>"
+              "<li><strong>Cancellation</strong><p>A booking cancelled 14 days before the season starts is "
+              "refunded in full.</p></li></ol></body></html>")
+
+
 def _search(service, index, query):
     return service.search(SearchRequest(query=query, index=index, expand_xrefs=False, k=5))
 
@@ -54,3 +79,19 @@ def test_word_numbers_and_pdf_page_edges(store, run_ingest, service, tmp_path):
         assert "Page 1 of 2" not in delivery.text and HEADER not in delivery.text
         assert all(h.section in ("1", "2", None) for h in res.hits if h.doc_id == "supply-marlowe")
         assert not any(HEADER in p for h in res.hits for p in h.heading_path)
+
+
+def test_markdown_and_html_headings_and_lists(store, run_ingest, service, tmp_path):
+    (tmp_path / "ortivo-privacy.md").write_text(NOTICE_MD)
+    (tmp_path / "ortivo-terms.html").write_text(TERMS_HTML)
+    with ingested_index(store, run_ingest, "test-markup", [tmp_path], embedder="minilm", public_if_no_acl=True) \
+            as (index, report):
+        assert (report.summary()["ingested"], report.summary()["failed"]) == (2, 0)
+        # the notice's "## Children" is a section of its own (before: the whole notice one chunk)
+        res = _search(service, index, "Can a child under 16 use the Ortivo app?")
+        top = next(h for h in res.hits if h.doc_id == "ortivo-privacy")
+        assert top.heading_path == ["Children"] and "not meant for children under 16" in top.text
+        # the terms' <ol> items are sections 1 and 2 (the browser's numbers, written in)
+        res = _search(service, index, "What does section 2 of the Ortivo terms of use say?")
+        assert (res.hits[0].doc_id, res.hits[0].section) == ("ortivo-terms", "2")
+        assert "refunded in full" in res.hits[0].text
