@@ -115,10 +115,23 @@ _DOUBTS = {
 }
 
 
+_LOADING = {
+    "page_edges_removed": "page edges: {} running header, footer and page-number lines removed",
+    "dehyphenated": "line-end word breaks: {} joined",
+    "docx_numbers": "Word numbering: {} paragraph numbers written in (Word draws them, the text does not hold them)",
+    "html_numbers": "HTML lists: {} item numbers written in (the browser draws them)",
+}
+
+
 def _structure_checks(flags: list[str]) -> list[str]:
-    """The parser's doubts about the structure, in words, and the fallback it used."""
+    """What loading did to the text, the parser's doubts about the structure, in words, and the
+    fallback it used."""
     lines = []
     for flag in flags:
+        name, _, count = flag.partition(":")
+        if name in _LOADING:
+            lines.append(_LOADING[name].format(count))
+            continue
         if flag.startswith("structure_doubt:"):
             name, _, detail = flag.removeprefix("structure_doubt:").partition(":")
             lines.append(f"structure doubt: {_DOUBTS.get(name, name)}" + (f" ({detail})" if detail else ""))

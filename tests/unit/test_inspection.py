@@ -27,3 +27,14 @@ def test_inspection_of_an_italian_contract_reports_the_double_signature():
     assert result["double_signature"]["approved_articles"] == ["5", "7", "12"]
     assert "Double signature (artt. 1341-1342 c.c.): present=True approved=5,7,12 uncovered=9" in \
         render_inspection(result)
+
+
+def test_inspection_says_what_loading_did_to_a_pdf(tmp_path):
+    from tests.office_files import text_pdf
+
+    path = tmp_path / "msa.pdf"
+    path.write_bytes(text_pdf([["SERVICES AGREEMENT", "1. TERM", "It lasts two years unless", "Page 1 of 2"],
+                               ["SERVICES AGREEMENT", "ended under clause 2.", "2. END", "Either party may end it.",
+                                "Page 2 of 2"]]))
+    report = render_inspection(inspect_document(path))
+    assert "page edges: 3 running header, footer and page-number lines removed" in report
