@@ -379,10 +379,16 @@ def _split_target(target: str) -> tuple[str, list[str]]:
 
 
 def _child_labelled(node: StructureNode, label: str) -> StructureNode | None:
+    """The child of `node` labelled `label`; else, inside a schedule, the first descendant so
+    labelled ("paragraph 3 of Schedule 1" where Schedule 1 holds Part 1 and Part 2)."""
     want = label.strip("().").lower()
     for child in node.children:
         if child.label is not None and child.label.strip("().").lower() == want:
             return child
+    if node.kind == "schedule":
+        for child in node.walk():
+            if child is not node and child.kind == "paragraph" and (child.label or "").strip("().").lower() == want:
+                return child
     return None
 
 

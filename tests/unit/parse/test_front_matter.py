@@ -80,3 +80,43 @@ def test_title_case_headings_right_above_their_paragraphs():
     # done once or twice it may be a name above an address: not enough to read titles
     two = NDA_TIGHT.rsplit("\n\nTerm and Termination", 1)[0] + "\n"
     assert not any(n.kind == "heading" for n in parse_structure(two, "en").walk())
+
+
+SCHEDULE = """SUPPLY AGREEMENT
+
+1. DEFINITIONS
+1.1 In this agreement the Services are those in Schedule 1.
+
+2. SERVICE LEVELS
+2.1 The Supplier meets the service levels in Part 2 of Schedule 1.
+2.2 Service credits are calculated under paragraph 3 of Schedule 1.
+
+SCHEDULE 1 SERVICES
+
+Part 1 Description
+
+1. The Supplier delivers fresh produce every Tuesday.
+
+Part 2 Service levels
+
+2. At least 98% of deliveries arrive before 9 am.
+
+3. For each late delivery the Customer receives a credit of 2% of the monthly charges.
+"""
+
+
+def test_a_schedules_parts_hold_paragraphs_not_sections():
+    from legalsearch.chunk import chunk_document
+    from legalsearch.documents.models import DocumentMeta
+    from legalsearch.load import build_document
+
+    doc = build_document(SCHEDULE, DocumentMeta(doc_id="supply", title="Supply Agreement", language="en",
+                                                doc_type="contract"))
+    chunks = chunk_document(doc, "structural")
+    # before: "Schedule 1 > Part 2 > Section 3", a section 3 beside the agreement's own clauses
+    assert [c.heading_path for c in chunks if c.heading_path[0].startswith("Schedule")] == [
+        ["Schedule 1 – SERVICES", "Part 1 – Description"], ["Schedule 1 – SERVICES", "Part 2 – Service levels"]]
+    part2 = chunks[-1]
+    refs = {r.raw: r.resolved_chunk_ids for c in chunks for r in c.xrefs}
+    assert refs["paragraph 3 of Schedule 1"] == [part2.chunk_id]  # inside Part 2, not the whole schedule
+    assert refs["Part 2 of Schedule 1"] == [part2.chunk_id]
