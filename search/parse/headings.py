@@ -530,8 +530,6 @@ class HeadingJudge:
                       None)
         if anchor is not None and anchor.kind == "document":
             anchor = None
-        if anchor is not None and anchor.kind == "part" and any(e.kind == "schedule" for e in stack):
-            return "paragraph"  # "SCHEDULE 1 > Part 2 Service levels > 3. For each late delivery ..."
         if self.language == "it":
             if anchor is not None and anchor.kind in ("article", "definitions") and anchor.style.startswith("kw"):
                 return "comma"

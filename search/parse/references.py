@@ -387,7 +387,7 @@ def _child_labelled(node: StructureNode, label: str) -> StructureNode | None:
             return child
     if node.kind == "schedule":
         for child in node.walk():
-            if child is not node and child.kind == "paragraph" and (child.label or "").strip("().").lower() == want:
+            if child is not node and child.kind != "part" and (child.label or "").strip("().").lower() == want:
                 return child
     return None
 

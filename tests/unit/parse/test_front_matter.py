@@ -105,7 +105,7 @@ Part 2 Service levels
 """
 
 
-def test_a_schedules_parts_hold_paragraphs_not_sections():
+def test_a_point_of_a_schedules_part_is_found_by_its_number():
     from legalsearch.chunk import chunk_document
     from legalsearch.documents.models import DocumentMeta
     from legalsearch.load import build_document
@@ -113,10 +113,9 @@ def test_a_schedules_parts_hold_paragraphs_not_sections():
     doc = build_document(SCHEDULE, DocumentMeta(doc_id="supply", title="Supply Agreement", language="en",
                                                 doc_type="contract"))
     chunks = chunk_document(doc, "structural")
-    # before: "Schedule 1 > Part 2 > Section 3", a section 3 beside the agreement's own clauses
-    assert [c.heading_path for c in chunks if c.heading_path[0].startswith("Schedule")] == [
-        ["Schedule 1 – SERVICES", "Part 1 – Description"], ["Schedule 1 – SERVICES", "Part 2 – Service levels"]]
-    part2 = chunks[-1]
     refs = {r.raw: r.resolved_chunk_ids for c in chunks for r in c.xrefs}
-    assert refs["paragraph 3 of Schedule 1"] == [part2.chunk_id]  # inside Part 2, not the whole schedule
-    assert refs["Part 2 of Schedule 1"] == [part2.chunk_id]
+    point3 = next(c for c in chunks if c.heading_path[-2:] == ["Part 2 – Service levels", "Section 3"])
+    # before: the whole schedule (every chunk of it); the Part that holds point 3 is not its direct child
+    assert refs["paragraph 3 of Schedule 1"] == [point3.chunk_id]
+    part2 = [c.chunk_id for c in chunks if "Part 2 – Service levels" in c.heading_path]
+    assert refs["Part 2 of Schedule 1"] == part2
