@@ -200,7 +200,7 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
     counters = Counters()
     blocks: list[str] = []
     numbered = 0
-    for element in document.element.body.iterchildren():
+    for element in _body_blocks(document.element.body):
         if element.tag == qn("w:p"):
             text = _run_text(element)
             listed = numbering.of_paragraph(element) if numbering is not None else None
@@ -209,14 +209,27 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
                 numbered += bool(label)
                 blocks.append(label + text.strip())
         elif element.tag == qn("w:tbl"):
-            for row in element.iter(qn("w:tr")):
-                cells = [_run_text(cell).strip() for cell in row.iter(qn("w:tc"))]
+            for row in element.findall(qn("w:tr")):  # a table inside a cell stays that cell's text, read once
+                cells = [_run_text(cell).strip() for cell in row.findall(qn("w:tc"))]
                 if any(cells):
                     blocks.append(" | ".join(cells))
     return Extraction("\n\n".join(blocks), [], "digital", [f"docx_numbers:{numbered}"] if numbered else [])
 
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+_WRAPPERS = {_W + "sdt", _W + "sdtContent", _W + "customXml"}
+
+
+def _body_blocks(element):
+    """The paragraphs and tables of a body in order, those inside content controls (`w:sdt`, as
+    templates wrap a cover page, a table of contents or whole clauses) and custom XML included."""
+    for child in element.iterchildren():
+        if child.tag in (_W + "p", _W + "tbl"):
+            yield child
+        elif child.tag in _WRAPPERS:
+            yield from _body_blocks(child)
+
+
 _RUN_CHARS = {_W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n", _W + "noBreakHyphen": "-"}
 
 

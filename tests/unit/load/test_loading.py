@@ -242,3 +242,21 @@ def test_html_ordered_lists_carry_the_numbers_a_browser_draws(tmp_path):
     assert "html_numbers:7" in doc.flags
     sections = [c.section for c in chunk_document(doc, min_chars=0) if c.section]
     assert sections[:3] == ["1", "2", "5"]
+
+
+def test_docx_clauses_inside_content_controls_are_read(tmp_path):
+    # a template wraps clauses in content controls (w:sdt): before, their text was dropped
+    import docx
+    from docx.oxml import parse_xml
+
+    document = docx.Document()
+    document.add_paragraph("SERVICES AGREEMENT")
+    ns = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+    document.element.body.insert(1, parse_xml(
+        f'<w:sdt {ns}><w:sdtPr/><w:sdtContent><w:p><w:r><w:t>1. TERM</w:t></w:r></w:p>'
+        '<w:p><w:r><w:t>This Agreement lasts two years.</w:t></w:r></w:p></w:sdtContent></w:sdt>'))
+    document.add_paragraph("2. FEES")
+    path = tmp_path / "template.docx"
+    document.save(path)
+    assert load_document(path).text.split("\n\n") == ["SERVICES AGREEMENT", "1. TERM", "This Agreement lasts two years.",
+                                                       "2. FEES"]
