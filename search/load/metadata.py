@@ -178,12 +178,24 @@ def judgment_title(text: str) -> str | None:
     return None
 
 
+_STAMPS = (r"(?:strictly\s+)?(?:private\s+(?:and|&)\s+)?confidential|execution\s+(?:version|copy)|final\s+version"
+           r"|draft(?:\s+[\w./–—-]+){0,4}|without\s+prejudice|subject\s+to\s+contract|privileged(?:\s+(?:and|&)\s+confidential)?"
+           r"|riservato|strettamente\s+riservato|bozza(?:\s+[\w./–—-]+){0,4}|versione\s+definitiva")
+_DATE_LINE = (r"|(?:dated\s+)?(?:\d{1,2}(?:st|nd|rd|th)?\s+[A-Za-z]+,?\s+\d{4}|[A-Za-z]+\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
+              r"|\d{1,2}[./-]\d{1,2}[./-]\d{2,4})")
+_STAMP = re.compile(r"(?i)\W*(?:" + _STAMPS + _DATE_LINE + r")\W*")
+_STAMP_SUFFIX = re.compile(r"(?i)\s+[-–—|]\s+(?:" + _STAMPS + r")\W*$")
+
+
 def _infer_title(text: str, path: Path, doc_type: str) -> str:
     if doc_type == "judgment" and (title := judgment_title(text)):
         return title
     for line in text[:3000].splitlines():
         line = " ".join(line.replace("\ufeff", "").split())
         line = re.sub(r"^#{1,6}\s+", "", line).strip("*_ ")  # Markdown: "# Ortivo Privacy Notice", "**NDA**"
+        if _STAMP.fullmatch(line):
+            continue  # "CONFIDENTIAL", "EXECUTION VERSION", "Subject to contract": a stamp, not the title
+        line = _STAMP_SUFFIX.sub("", line)
         if 3 <= len(line) <= 120 and any(c.isalpha() for c in line) and not line.lower().startswith("exhibit"):
             return line.rstrip(".:")
     return re.sub(r"[-_]+", " ", path.stem).strip().capitalize() or path.name

@@ -160,3 +160,16 @@ def test_known_doc_types_keep_their_special_handling(tmp_path):
                                                        "doc_type": "parere"})
     assert any(f.startswith("1341") for f in load_document(contract).flags)
     assert not any(f.startswith("1341") for f in load_document(opinion).flags)
+
+
+def test_a_stamp_or_a_date_above_the_title_is_not_the_title():
+    from pathlib import Path
+
+    from legalsearch.load.metadata import infer_metadata
+
+    for head in ("EXECUTION VERSION", "Strictly Private and Confidential", "Subject to contract", "DRAFT 3 – 12.03.2025",
+                 "1 April, 2020", "BOZZA"):
+        text = f"{head}\n\nSUPPLY AGREEMENT\n\nThis Agreement is made between Orbis Ltd and Calder plc.\n"
+        assert infer_metadata(text, Path("x.txt"))["title"] == "SUPPLY AGREEMENT", head
+    text = "SUPPLY AGREEMENT - EXECUTION VERSION\n\nThis Agreement is made between Orbis Ltd and Calder plc.\n"
+    assert infer_metadata(text, Path("x.txt"))["title"] == "SUPPLY AGREEMENT"
