@@ -1,7 +1,8 @@
 """What the parser saw in one file: tree, chunks, references, labels and flags.
 
 `inspect_document` returns plain JSON-able data (for `legalsearch inspect --json`);
-`render_inspection` turns it into a readable tree and chunk table.
+`render_inspection` turns it into a readable tree and chunk table. `survey_documents` /
+`render_survey` do one line per file of a folder: what to look at before an ingest.
 """
 
 from __future__ import annotations
@@ -9,13 +10,16 @@ from __future__ import annotations
 from pathlib import Path
 
 from legalsearch.chunk.chunker import chunk_document
+from legalsearch.documents.errors import DocumentError
 from legalsearch.documents.models import StructureNode, to_jsonable
+from legalsearch.load.discover import discover_documents
 from legalsearch.load.files import load_document
 from legalsearch.parse.definitions import extract_definitions
 from legalsearch.parse.doctypes import approves_clauses
 from legalsearch.parse.labels import double_signature
 from legalsearch.parse.references import unresolved_refs
 from legalsearch.parse.titles import describe_node, unit_name
+from legalsearch.parse.tree import STRUCTURAL_KINDS
 
 
 def inspect_document(path: str | Path, chunker: str = "structural", max_chars: int = 1800) -> dict:
@@ -61,6 +65,54 @@ def inspect_document(path: str | Path, chunker: str = "structural", max_chars: i
         "unresolved_refs": [_ref_dict(r) for r in unresolved_refs(doc, chunks)],
         "double_signature": double_signature(doc, chunks) if approves_clauses(doc.meta.doc_type, language) else None,
     }
+
+
+def survey_documents(paths: list[str | Path], chunker: str = "structural", max_chars: int = 1800) -> list[dict]:
+    """One row per file under `paths` (folders walked as `legalsearch ingest` walks them): its type,
+    language, how many units and chunks it gave, what loading did, the parser's doubts, unresolved
+    references; or why it could not be read. JSON-able."""
+    rows = []
+    for path, entry in discover_documents([Path(p) for p in paths]):
+        try:
+            doc = load_document(path, manifest_entry=entry)
+            chunks = chunk_document(doc, chunker=chunker, max_chars=max_chars)
+        except DocumentError as e:
+            rows.append({"path": str(path), "error": str(e)})
+            continue
+        units = sum(1 for n in doc.tree.walk() if n.kind in STRUCTURAL_KINDS and n.kind != "preamble"
+                    and (n.label is not None or n.title))
+        rows.append({
+            "path": str(path), "doc_id": doc.meta.doc_id, "doc_type": doc.meta.doc_type,
+            "language": doc.meta.language, "origin": doc.origin, "chars": len(doc.text), "units": units,
+            "chunks": len(chunks), "flags": [f for f in doc.flags if not f.startswith("inferred:")],
+            "notes": _structure_checks(list(doc.flags)),
+            "unresolved_refs": len(unresolved_refs(doc, chunks)),
+        })
+    return rows
+
+
+def render_survey(rows: list[dict]) -> str:
+    """The survey as a table, then the notes of each file that has any; the files that failed last."""
+    lines = [f"{'file':<48} {'type':<14} {'lang':<4} {'units':>5} {'chunks':>6} {'refs?':>5}  flags"]
+    for row in rows:
+        if "error" in row:
+            continue
+        name = row["path"] if len(row["path"]) <= 48 else "…" + row["path"][-47:]
+        shown = [f for f in row["flags"] if not f.startswith(("1341:", "ocr_lang:"))]
+        lines.append(f"{name:<48} {row['doc_type'] or '-':<14} {row['language'] or '-':<4} {row['units']:>5} "
+                     f"{row['chunks']:>6} {row['unresolved_refs']:>5}  {', '.join(shown) or '-'}")
+    noted = [row for row in rows if row.get("notes")]
+    if noted:
+        lines.append("")
+        for row in noted:
+            lines += [f"{row['path']}:"] + [f"  {note}" for note in row["notes"]]
+    failed = [row for row in rows if "error" in row]
+    if failed:
+        lines.append("")
+        lines += [f"FAILED {row['path']}: {row['error']}" for row in failed]
+    read = len(rows) - len(failed)
+    lines.append(f"\n{read} file(s) read, {len(failed)} failed; `legalsearch inspect FILE` shows one in full")
+    return "\n".join(lines)
 
 
 def render_inspection(result: dict) -> str:

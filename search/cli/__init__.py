@@ -1245,7 +1245,7 @@ def pipelines_list(client, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=click.Path(exists=True))
 @click.option("--chunker", type=_LazyChoice(_chunkers), default="structural", show_default=True)
 @click.option("--max-chars", type=int, default=1800, show_default=True, help="Structural split limit.")
 @json_option
@@ -1253,12 +1253,22 @@ def inspect(path: str, chunker: str, max_chars: int, as_json: bool) -> None:
     """Show how a document is understood: structure tree, chunks with heading paths and offsets,
     cross-references, defined terms, clause labels, flags. Needs no node.
 
+    PATH may be a folder: then one line per file (type, language, units, chunks, unresolved
+    references, what loading did) and, below, the parser's doubts of each file that has any:
+    what to look at before an ingest. A file that cannot be read is listed, and the others go on.
+
     Example:
 
         legalsearch inspect samples/corpus/contratto-fornitura-acme.txt
-    """
-    from legalsearch.inspection import inspect_document, render_inspection
 
+        legalsearch inspect samples/corpus
+    """
+    from legalsearch.inspection import inspect_document, render_inspection, render_survey, survey_documents
+
+    if Path(path).is_dir():
+        rows = survey_documents([path], chunker=chunker, max_chars=max_chars)
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else render_survey(rows))
+        return
     result = inspect_document(path, chunker=chunker, max_chars=max_chars)
     click.echo(json.dumps(result, indent=2, ensure_ascii=False) if as_json else render_inspection(result))
 
