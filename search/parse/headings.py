@@ -461,7 +461,8 @@ class HeadingJudge:
         elif line_start in self.tight_titles:
             pass  # "Payment Terms" right above its paragraph, as a document does it three times or more
         else:
-            if not (blank_before and blank_after) or len(words) > 10 or line[-1] in ".!?" or _MONTHS.match(line):
+            # a question is a heading too ("What data do we collect?", "Was there a material breach?")
+            if not (blank_before and blank_after) or len(words) > 10 or line[-1] in ".!" or _MONTHS.match(line):
                 return None
             body_start = _skip_space(text, end)
             body_end = text.find("\n", body_start)

@@ -119,3 +119,15 @@ def test_a_point_of_a_schedules_part_is_found_by_its_number():
     assert refs["paragraph 3 of Schedule 1"] == [point3.chunk_id]
     part2 = [c.chunk_id for c in chunks if "Part 2 – Service levels" in c.heading_path]
     assert refs["Part 2 of Schedule 1"] == part2
+
+
+def test_a_question_is_a_heading():
+    # a privacy notice written as questions: before, no heading at all (a line ending "?" was prose)
+    from pathlib import Path
+
+    text = (Path(__file__).parent / "data" / "privacy-faq.txt").read_text(encoding="utf-8")
+    assert [n.title for n in parse_structure(text, "en").children if n.kind == "heading"] == [
+        "What data do we collect?", "Why do we use it?", "How long do we keep it?", "Who can I contact?"]
+    # a question inside a paragraph is not: it has no blank line under it, or a short body
+    prose = "NOTICE\n\nWhy does this matter?\nBecause it does.\n\nThe end of the notice is here.\n"
+    assert not any(n.kind == "heading" for n in parse_structure(prose, "en").walk())
