@@ -19,7 +19,7 @@ from legalsearch.parse.doctypes import approves_clauses
 from legalsearch.parse.labels import double_signature
 from legalsearch.parse.references import unresolved_refs
 from legalsearch.parse.titles import describe_node, unit_name
-from legalsearch.parse.tree import STRUCTURAL_KINDS
+from legalsearch.parse.tree import structural_units
 
 
 def inspect_document(path: str | Path, chunker: str = "structural", max_chars: int = 1800) -> dict:
@@ -79,8 +79,7 @@ def survey_documents(paths: list[str | Path], chunker: str = "structural", max_c
         except DocumentError as e:
             rows.append({"path": str(path), "error": str(e)})
             continue
-        units = sum(1 for n in doc.tree.walk() if n.kind in STRUCTURAL_KINDS and n.kind != "preamble"
-                    and (n.label is not None or n.title))
+        units = sum(1 for _ in structural_units(doc.tree))
         rows.append({
             "path": str(path), "doc_id": doc.meta.doc_id, "doc_type": doc.meta.doc_type,
             "language": doc.meta.language, "origin": doc.origin, "chars": len(doc.text), "units": units,

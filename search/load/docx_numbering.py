@@ -32,6 +32,7 @@ class Level:
 @dataclass(slots=True)
 class ListDef:
     key: str  # whose counters: the abstract definition's, or the num's own after a startOverride
+    abstract: str = ""  # the abstract definition's id (its levels may be tied to paragraph styles)
     levels: dict[int, Level] = field(default_factory=dict)
     starts: dict[int, int] = field(default_factory=dict)  # w:startOverride per level
 
@@ -98,7 +99,7 @@ class Numbering:
             if nid is None or aid is None:
                 continue
             aid = self._resolve_link(aid)
-            definition = ListDef(key=f"a{aid}", levels=dict(self.abstract.get(aid, {})))
+            definition = ListDef(key=f"a{aid}", abstract=aid, levels=dict(self.abstract.get(aid, {})))
             for override in num.iter(W + "lvlOverride"):
                 ilvl = int(override.get(W + "ilvl", "0"))
                 start = _val(override, "startOverride")
@@ -139,8 +140,7 @@ class Numbering:
                     ilvl = style_level
                 if ilvl is None:
                     definition = self.nums.get(num_id)
-                    aid = definition.key[1:] if definition and definition.key.startswith("a") else None
-                    ilvl = self.level_style.get(aid, {}).get(style, 0) if aid else 0
+                    ilvl = self.level_style.get(definition.abstract, {}).get(style, 0) if definition else 0
                 break
             style = self.style_base.get(style)
         if num_id is None or num_id == "0" or num_id not in self.nums:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from legalsearch.documents.errors import DocumentError
 from legalsearch.documents.models import PageSpan
-from legalsearch.load.docx_numbering import Counters, Numbering, format_number
+from legalsearch.load.docx_numbering import Counters, Numbering, W, format_number
 from legalsearch.load.ocr import SCANNED_CHARS_PER_PAGE, ocr_pdf_pages, tesseract_languages
 from legalsearch.load.pages import continues, dehyphenate, strip_page_edges
 
@@ -190,7 +190,6 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
     flag `docx_numbers:N`)."""
     try:
         import docx
-        from docx.oxml.ns import qn
 
         document = docx.Document(io.BytesIO(data))
     except Exception as e:  # python-docx raises zipfile/lxml/KeyError errors on bad files
@@ -201,36 +200,35 @@ def extract_docx(path: Path, data: bytes) -> Extraction:
     blocks: list[str] = []
     numbered = 0
     for element in _body_blocks(document.element.body):
-        if element.tag == qn("w:p"):
+        if element.tag == W + "p":
             text = _run_text(element)
             listed = numbering.of_paragraph(element) if numbering is not None else None
             label = counters.label(*listed) if listed is not None else ""  # an empty one counts, as in Word
             if text.strip():
                 numbered += bool(label)
                 blocks.append(label + text.strip())
-        elif element.tag == qn("w:tbl"):
-            for row in element.findall(qn("w:tr")):  # a table inside a cell stays that cell's text, read once
-                cells = [_run_text(cell).strip() for cell in row.findall(qn("w:tc"))]
+        elif element.tag == W + "tbl":
+            for row in element.findall(W + "tr"):  # a table inside a cell stays that cell's text, read once
+                cells = [_run_text(cell).strip() for cell in row.findall(W + "tc")]
                 if any(cells):
                     blocks.append(" | ".join(cells))
     return Extraction("\n\n".join(blocks), [], "digital", [f"docx_numbers:{numbered}"] if numbered else [])
 
 
-_W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_WRAPPERS = {_W + "sdt", _W + "sdtContent", _W + "customXml"}
+_WRAPPERS = {W + "sdt", W + "sdtContent", W + "customXml"}
 
 
 def _body_blocks(element):
     """The paragraphs and tables of a body in order, those inside content controls (`w:sdt`, as
     templates wrap a cover page, a table of contents or whole clauses) and custom XML included."""
     for child in element.iterchildren():
-        if child.tag in (_W + "p", _W + "tbl"):
+        if child.tag in (W + "p", W + "tbl"):
             yield child
         elif child.tag in _WRAPPERS:
             yield from _body_blocks(child)
 
 
-_RUN_CHARS = {_W + "tab": "\t", _W + "br": "\n", _W + "cr": "\n", _W + "noBreakHyphen": "-"}
+_RUN_CHARS = {W + "tab": "\t", W + "br": "\n", W + "cr": "\n", W + "noBreakHyphen": "-"}
 
 
 def _run_text(element) -> str:
@@ -239,9 +237,9 @@ def _run_text(element) -> str:
     "14.3The Supplier"); a paragraph's tab stops (`w:pPr/w:tabs/w:tab`) and deleted text are no text."""
     parts = []
     for node in element.iter():
-        if node.tag == _W + "t":
+        if node.tag == W + "t":
             parts.append(node.text or "")
-        elif node.tag in _RUN_CHARS and node.getparent() is not None and node.getparent().tag == _W + "r":
+        elif node.tag in _RUN_CHARS and node.getparent() is not None and node.getparent().tag == W + "r":
             parts.append(_RUN_CHARS[node.tag])
     return "".join(parts)
 

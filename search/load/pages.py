@@ -65,13 +65,12 @@ def _removable(line: str, running: set[str]) -> bool:
 
 def strip_page_edges(pages: list[str]) -> tuple[list[str], int]:
     """Each page without its running header / footer lines and page numbers; how many lines went."""
+    if len(pages) < 2:
+        return list(pages), 0  # a running line needs two pages to run over
     split = [page.split("\n") for page in pages]
-    running = running_keys(split) if len(split) > 1 else set()
+    running = running_keys(split)
     cleaned, removed = [], 0
     for number, lines in enumerate(split):
-        if len(split) < 2:
-            cleaned.append("\n".join(lines))
-            continue
         top, bottom = _zones(lines)
         drop: set[int] = set()
         if number > 0:  # the first page's header lines are kept (the title, as often as not)

@@ -431,8 +431,7 @@ class HeadingJudge:
             return None  # mid-line (after a wide gap), or the document's own title line
         if any(entry.kind == "signature" for entry in stack):
             return None  # names and addresses under "Signed by ..."
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
+        end = _line_stop(text, start)
         line = text[start:end].rstrip()
         if line.strip() in self.running_lines:
             return None

@@ -8,6 +8,7 @@ headings becomes a list of paragraphs.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from legalsearch.documents.models import StructureNode
@@ -48,15 +49,15 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
     return _freeze(root, text, len(text))
 
 
+def structural_units(tree: StructureNode):
+    """The labelled (or titled, unnumbered) structural units of a tree, in document order."""
+    return (node for node in tree.walk()
+            if node.kind in STRUCTURAL_KINDS and (node.label is not None or (node.kind == "heading" and node.title)))
+
+
 def has_structure(tree: StructureNode) -> bool:
     """True when the parser found at least two labelled (or titled, unnumbered) structural units."""
-    count = 0
-    for node in tree.walk():
-        if node.kind in STRUCTURAL_KINDS and (node.label is not None or (node.kind == "heading" and node.title)):
-            count += 1
-            if count >= 2:
-                return True
-    return False
+    return next(itertools.islice(structural_units(tree), 1, None), None) is not None
 
 
 def _attach(node: OpenNode, stack: list[OpenNode]) -> None:
