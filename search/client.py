@@ -18,6 +18,7 @@ contract; every failure is a `search.errors.LegalSearchError` whose message says
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,7 @@ from legalsearch.config import Settings, split_credentials
 from legalsearch.embed import Embedders
 from legalsearch.embedserver.client import QueryServer
 from legalsearch.errors import ConfigError, QueryError, SecurityError
-from legalsearch.index import indices
+from legalsearch.index import indices, links
 from legalsearch.query import fusion, profiles, view
 from legalsearch.query.context import DEFAULT_BUDGET, ContextResponse
 from legalsearch.query.explain import explain as explain_search
@@ -290,6 +291,19 @@ class LegalSearch:
         the first search of a process on a long cited article does not wait for the node
         (idempotent). Returns {"chunks": n, "texts_analysed": m, "seconds": s}."""
         return self.service.warm_terms(self._index(index), progress=progress)
+
+    def link_amendments(self, index: str | None = None, *, dry_run: bool = False) -> dict:
+        """Link each amendment of an index to the agreement it amends (`legalsearch.index.links`; an
+        ingest does it after every run, this is for an index ingested before, idempotent).
+        Returns {"links": [one dict per amendment: amendment, title, target, target_title, references,
+        resolved, amended_chunks, reason, describe], "updated": chunks and records written}."""
+        name = self._index(index)
+        if not dry_run:  # an index made before the link fields existed gets them (additive)
+            indices.upgrade_mappings(self.store, name, int(indices.require_meta(self.store, name)["dim"]))
+        done = links.link_all(self.store, indices.require(self.store, name, "chunks"),
+                              indices.require(self.store, name, "docs"), dry_run=dry_run)
+        return {"links": [dataclasses.asdict(link) | {"describe": link.describe()} for link in done.links],
+                "updated": done.updated, "dry_run": dry_run}
 
     def explain(self, question: str | SearchRequest, **options: Any) -> dict:
         """Why each hit ranks where it does, for the same plan and fused query `search` would run:

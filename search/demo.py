@@ -20,7 +20,7 @@ from legalsearch.security.secrets import make_password, secrets_of, write_secret
 SAMPLES = Path(__file__).resolve().parents[1] / "samples" / "corpus"
 
 EXAMPLES: list[tuple[str, dict]] = [
-    ("identifier: the liability cap in clause 14.3, not 14.2",
+    ("identifier: the liability cap in clause 14.3, not 14.2, with the amendment that raised it",
      {"query": "What is the liability cap in clause 14.3?", "k": 3}),
     ("conceptual, before the repeal (as of 2025-06-01)",
      {"query": "Can a landlord end a tenancy without giving a reason?", "as_of": date(2025, 6, 1), "k": 3}),

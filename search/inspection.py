@@ -186,6 +186,9 @@ def _structure_checks(flags: list[str]) -> list[str]:
         if flag.startswith("structure_doubt:"):
             name, _, detail = flag.removeprefix("structure_doubt:").partition(":")
             lines.append(f"structure doubt: {_DOUBTS.get(name, name)}" + (f" ({detail})" if detail else ""))
+        elif flag == "amends_another":
+            lines.append("amends another document: its references to \"the Agreement\" / \"il Contratto\" are that "
+                         "document's, linked at ingest when it is in the same index")
         elif flag == "structure_fallback:paragraphs":
             lines.append("structure fallback: the text's paragraphs (the units found could not be trusted)")
         elif flag.startswith("structure_fallback:units:"):

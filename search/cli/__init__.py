@@ -418,6 +418,36 @@ def index_warm_terms(client, index: str | None, as_json: bool) -> None:
                f"(the others were known) in {result['seconds']:.1f} s")
 
 
+@index.command("link")
+@index_option
+@click.option("--dry-run", is_flag=True, help="Say what would be linked; write nothing.")
+@json_option
+@click.pass_obj
+def index_link(client, index: str | None, dry_run: bool, as_json: bool) -> None:
+    """Link each amendment in an index to the agreement it amends (idempotent).
+
+    An amendment's "Clause 14.3 of the Agreement is amended ..." names a clause of another
+    document. When that agreement is in the same index (found by the title, signing date and
+    parties the amendment's opening names), its references are resolved there: a hit on the
+    amendment comes with the clause it changes, and a hit on the old clause 14.3 comes with the
+    amendment (via amended_by:<chunk_id>; the hit's `amended_by` lists it). Links stay inside
+    the public documents or inside one wall, never between texts of different access. An ingest
+    links after every run; run this for an index ingested before.
+
+    Example:
+
+        legalsearch index link --index contracts --dry-run
+    """
+    result = client.link_amendments(index, dry_run=dry_run)
+    if as_json:
+        _echo_json(result)
+        return
+    for link in result["links"]:
+        click.echo(f"amendment: {link['describe']}")
+    verb = "would be written" if dry_run else "written"
+    click.echo(f"{len(result['links'])} amendment(s); {result['updated']} chunks and records {verb}")
+
+
 @index.command("warm-rerank")
 @index_option
 @click.option("--rerank", type=click.Choice(BI_ENCODER_RERANKERS), default="e5+clause", show_default=True,
@@ -654,6 +684,8 @@ def _render_ingest(s: dict) -> str:
     if bulk.get("rejected") or bulk.get("retried") or bulk.get("failed"):
         lines.append(f"bulk: {bulk['requests']} requests; {bulk['rejected']} items rejected (429) and "
                      f"{bulk['retried']} retried after {bulk['backoff_s']:.1f}s of backoff; {bulk['failed']} failed")
+    for link in s.get("links", []):
+        lines.append(f"amendment: {link['describe']}")
     lines += [f"warning: {w}" for w in s.get("warnings", [])]
     for f in s["failures"]:
         lines.append(f"FAILED {f['path']}: {f['error']}")
@@ -781,6 +813,8 @@ def _render_search(r) -> str:
         shown = [f"score {h.score:.3f}"] if h.score is not None and h.via == "retrieval" else []
         shown += [f"searched in {h.language_place} alone"] if h.language_place else []
         shown += [] if h.relevance is None else [f"relevance {h.relevance:.2f}"]
+        shown += [f"amended by {', '.join(dict.fromkeys(c.rsplit(':', 2)[0] for c in h.amended_by))}"] \
+            if h.amended_by else []
         marker = (f"   <- {h.via}" if h.via != "retrieval" else "") + (f"   ({', '.join(shown)})" if shown else "")
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
         lines.append(f"     {_snippet(h.text, h.highlights)}")

@@ -34,6 +34,9 @@ class IngestReport(BaseModel):
     # items retried, seconds of backoff; documents rolled back whole (`search.store.BulkStats`)
     bulk: dict = Field(default_factory=dict)
     warnings: list[str] = []
+    # what the link pass found for each amendment of the index (`index.links`): the amended
+    # document, the references resolved there, or why none was linked
+    links: list[dict] = []
 
     def count(self, status: str) -> int:
         return sum(1 for d in self.documents if d.status == status)
@@ -61,6 +64,7 @@ class IngestReport(BaseModel):
             "timings_s": {k: round(v, 3) for k, v in self.timings.items()},
             "bulk": self.bulk,
             "warnings": self.warnings,
+            "links": self.links,
             "options": self.options,
             "failures": [{"path": d.path, "error": d.error, **({"refused": d.refused} if d.refused else {})}
                          for d in self.documents if d.status == "failed"],

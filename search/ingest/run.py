@@ -43,7 +43,7 @@ from legalsearch.documents.models import Chunk, Document, ParsedDocument
 from legalsearch.embed import Embedders, EmbeddingCache, embed_with_cache, index_build
 from legalsearch.embed.spec import is_spec
 from legalsearch.errors import BulkError, ConfigError, LegalSearchError
-from legalsearch.index import bulk, indices, records, refresh, terms, walls
+from legalsearch.index import bulk, indices, links, records, refresh, terms, walls
 from legalsearch.index.schema import KNN_EF_RULE
 from legalsearch.index.writer import IndexWriter
 from legalsearch.ingest.options import CHARS_PER_TOKEN, IngestOptions
@@ -216,6 +216,7 @@ def ingest(
             if options.force_merge:
                 bulk.force_merge(store, writer.chunks, options.force_merge)
             _tune_knn(store, writer.chunks, report)
+            _link(store, writer, report)
             report.timings["index"] += time.perf_counter() - t
             report.bulk = dataclasses.asdict(writer.stats) | {"rolled_back": writer.rolled_back}
         summary_cache.close()
@@ -236,6 +237,21 @@ def _tune_knn(store: Store, chunks: str, report: IngestReport) -> None:
     if width is not None:
         report.options["knn_ef_search"] = width
         log.info("k-NN beam width of %s set to %d (%s)", chunks, width, KNN_EF_RULE)
+
+
+def _link(store: Store, writer: IndexWriter, report: IngestReport) -> None:
+    """The link pass (`index.links`) over the public pair and each wall of the index written: every
+    amendment linked to the agreement it amends; a refusal is a warning (every chunk is written)."""
+    try:
+        for link in links.link_all(store, writer.chunks, writer.docs).links:
+            report.links.append(dataclasses.asdict(link) | {"describe": link.describe()})
+            for doc in report.documents:  # resolved in the amended agreement: no longer unresolved
+                if doc.doc_key == link.amendment:
+                    doc.unresolved_refs = [r for r in doc.unresolved_refs if r not in link.resolved]
+            log.info("amendment: %s", link.describe())
+    except LegalSearchError as e:
+        report.warnings.append(f"amendments were not linked to the agreements they amend ({e}); the next "
+                               "ingest into this index links them")
 
 
 def _writer(store: Store, options: IngestOptions, embedder, limit: int, target: tuple[str, str] | None,

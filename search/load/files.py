@@ -21,6 +21,7 @@ from legalsearch.load.metadata import build_meta, infer_language, merge_metadata
 from legalsearch.parse.checks import parse_checked
 from legalsearch.parse.labels import check_double_signature, double_signature_flags
 from legalsearch.parse.numbering import check_numbering
+from legalsearch.parse.references import amends_another
 from legalsearch.parse.tree import has_structure
 
 
@@ -101,6 +102,8 @@ def build_document(
     if origin == "ocr":
         all_flags.extend(check_numbering(tree))
     all_flags.extend(f"inferred:{name}" for name in meta.inferred)
+    if amends_another(text):  # its "clause 4.2 of the Agreement" is the amended one's (index.links)
+        all_flags.append("amends_another")
     if meta.language == "it" and meta.doc_type in ("contract", "nda", "other"):
         all_flags.extend(double_signature_flags(check_double_signature(text, tree, "it")))
     return ParsedDocument(

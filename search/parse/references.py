@@ -87,8 +87,14 @@ def amends_another(text: str) -> bool:
     return bool((_AMENDMENT_TITLE.match(first) or _THIS_AMENDMENT.search(head)) and _AMENDS.search(head))
 
 
-_AMENDED_OWNERS = frozenset({"agreement", "contract", "original agreement", "principal agreement",
+AMENDED_OWNERS = frozenset({"agreement", "contract", "original agreement", "principal agreement",
                              "existing agreement", "master agreement", "deed"})
+
+
+def names_amended(code: str | None) -> bool:
+    """Whether an external reference's `code` is the instrument an amendment amends ("clause 4.2
+    of the Agreement", "l'art. 5 del Contratto"), as `extract_references` writes it there."""
+    return bool(code) and (code.lower() in AMENDED_OWNERS or code == "Contratto")
 _IT_AMENDED = re.compile(r"\s*(?:del|dell')\s*(?:[Cc]ontratto|[Aa]ccordo)(?:\s+(?:originario|di\s+\w+))?")
 _UNIT_KINDS = frozenset({"article", "section", "clause", "definitions"})
 
@@ -163,7 +169,7 @@ def _extract_en(text: str, heading_starts: set[int], amending: bool = False) -> 
             elif name[:1].isupper() or low.startswith("the "):
                 name = re.sub(r"^the\s+", "", name)
                 if name and name[0].isupper() and (name.lower() not in _GENERIC_OWNERS
-                                                   or amending and name.lower() in _AMENDED_OWNERS):
+                                                   or amending and name.lower() in AMENDED_OWNERS):
                     external, code, end = True, name, owner.end()
         if not external:
             before = _EN_ACT_BEFORE.search(text, max(0, match.start() - 80), match.start())

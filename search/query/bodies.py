@@ -340,11 +340,14 @@ def sub_queries(body: dict) -> list[dict]:
 
 
 def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
-    """Fetch chunks by id under the same filters (used by expansion: ACL and dates still apply)."""
+    """Fetch chunks by id under the same filters (used by expansion: ACL and dates still apply). The
+    documents routing chose (`doc_keys`) do not bound it: an id names its chunk already, and an
+    amendment's clause reaches the agreement it amends (`index.links`) when routing kept only one."""
+    unrouted = filters.model_copy(update={"doc_keys": ()}) if filters.doc_keys else filters
     return {
         "size": len(chunk_ids),
         "_source": {"excludes": SOURCE_EXCLUDES},
-        "query": {"bool": {"filter": [{"ids": {"values": chunk_ids}}, *filter_clauses(filters)]}},
+        "query": {"bool": {"filter": [{"ids": {"values": chunk_ids}}, *filter_clauses(unrouted)]}},
     }
 
 

@@ -7,7 +7,7 @@ From the ranked chunks of one search (`SearchService.context`):
 2. a share of the budget (`attach_share`) is kept for what the taken chunks lean on: the
    clauses they cite (the first chunk of each referenced unit) and the definitions of the
    defined terms they use (the defining sentence, not the whole definitions clause), the
-   question's own terms first;
+   question's own terms first, and the clauses of an amendment that change them (`index.links`);
 3. what is left is filled with further retrieved chunks;
 4. adjacent or overlapping pieces of one document are merged into one piece ("14.2" and "14.3"
    become one passage), and the pieces are ordered by document (best-ranked document first)
@@ -24,7 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from legalsearch.query.cite import cite
-from legalsearch.query.expand import cited_chunk_ids
+from legalsearch.query.expand import amending_chunk_ids, cited_chunk_ids
 from pydantic import BaseModel, Field
 
 DEFAULT_BUDGET = 8000
@@ -55,7 +55,8 @@ class ContextPiece(BaseModel):
     char_start: int = Field(description="start of the first part (offsets into the extracted document text)")
     char_end: int = Field(description="end of the last part")
     text: str = Field(description="the parts' exact texts, joined by a blank line")
-    via: str = Field(description='"retrieval", "xref" (a clause a retrieved passage cites) or "definition"')
+    via: str = Field(description='"retrieval", "xref" (a clause a retrieved passage cites), "amended_by" (an '
+                     'amendment in the index that changes a retrieved clause) or "definition"')
     rank: int | None = Field(None, description="best search rank among the retrieved parts")
     sections: list[str] = []
     parts: list[ContextPart] = []
@@ -172,6 +173,7 @@ def wanted_ids(question: str, hits: Sequence[dict], xrefs_per_hit: int = XREFS_P
     ids: list[str] = []
     for hit in hits:
         ids.extend(c for c in cited_chunk_ids(hit)[:xrefs_per_hit] if c != hit["chunk_id"])
+        ids.extend(amending_chunk_ids(hit)[:xrefs_per_hit])
     terms = set(wanted_terms(question, hits))
     for hit in hits:
         if terms & set(hit.get("uses_terms") or []):
@@ -241,6 +243,11 @@ def _attachments(question: str, hits: Sequence[dict], fetched: dict[str, dict],
             if target is not None and cid != hit["chunk_id"]:
                 out.append(_Selection(target, int(target["char_start"]), int(target["char_end"]), "xref",
                                       cited_by=[hit["chunk_id"]]))
+        for cid in amending_chunk_ids(hit)[:XREFS_PER_HIT]:
+            target = fetched.get(cid)
+            if target is not None:
+                out.append(_Selection(target, int(target["char_start"]), int(target["char_end"]), "amended_by",
+                                      cited_by=[hit["chunk_id"]]))
     for term in wanted_terms(question, hits):
         users = [h for h in hits if term in (h.get("uses_terms") or [])]
         for key in dict.fromkeys(_doc_key(h) for h in users):
@@ -307,7 +314,7 @@ def _piece(group: list[_Selection]) -> ContextPiece:
         end = sel.end
     first = group[0].source
     vias = {s.via for s in group}
-    via = "retrieval" if "retrieval" in vias else ("xref" if "xref" in vias else "definition")
+    via = next(v for v in ("retrieval", "xref", "amended_by", "definition") if v in vias)
     ranks = [s.rank for s in group if s.rank is not None]
     sections = list(dict.fromkeys(p.section for p in parts if p.section))
     citation = cite(first)

@@ -1,5 +1,5 @@
-"""Two-step retrieval: fetch what the hits point to (cross-references, definitions), under the
-same filters as the search (ACL and validity included), and place it after the retrieved hits
+"""Two-step retrieval: fetch what the hits point to (cross-references, definitions, and the
+amendments in the index that change a hit's clause: `index.links`), under the same filters as the search (ACL and validity included), and place it after the retrieved hits
 (`placement="end"`, the default) or right after the hit that cites it ("inline").
 
 "end" keeps the ranking a ranking: the k retrieved hits hold the first k places and every added
@@ -23,14 +23,22 @@ class Expansion:
 
 def cited_chunk_ids(hit: dict) -> list[str]:
     """The chunk ids a hit's references point to, in citation order: the first chunk of each
-    referenced unit first ("clause 3" -> the start of clause 3), then the rest of the units."""
-    xrefs = [x for x in hit.get("xrefs") or [] if not x.get("external")]
+    referenced unit first ("clause 3" -> the start of clause 3), then the rest of the units. An
+    amendment's "clause 14.3 of the Agreement" counts once the link pass (`index.links`) resolved it
+    in the amended agreement."""
+    xrefs = [x for x in hit.get("xrefs") or [] if not x.get("external") or x.get("resolved_chunk_ids")]
     if not xrefs:  # records without the references themselves: the resolved ids alone
         return list(hit.get("xref_chunk_ids") or [])
     firsts = [x["resolved_chunk_ids"][0] for x in xrefs if x.get("resolved_chunk_ids")]
     rest = [cid for x in xrefs for cid in (x.get("resolved_chunk_ids") or [])[1:]]
     allowed = set(hit.get("xref_chunk_ids") or firsts + rest)
     return [cid for cid in dict.fromkeys(firsts + rest) if cid in allowed]
+
+
+def amending_chunk_ids(hit: dict) -> list[str]:
+    """The chunks of an amendment in the index that change this hit's clause (`index.links`):
+    a hit on the old clause 14.3 arrives with "Clause 14.3 of the Agreement is amended by ..."."""
+    return list(hit.get("amended_by_chunk_ids") or [])
 
 
 def plan(hits: list[dict], definitions: bool, limit: int | None = None) -> dict[str, list[str]]:
@@ -40,7 +48,7 @@ def plan(hits: list[dict], definitions: bool, limit: int | None = None) -> dict[
     wanted: dict[str, list[str]] = {}
     claimed: set[str] = set()
     for h in hits:
-        targets = cited_chunk_ids(h)
+        targets = amending_chunk_ids(h) + cited_chunk_ids(h)  # what changes the clause, then what it cites
         if definitions:
             targets += list(h.get("definition_chunk_ids") or [])
         mine = []
@@ -62,7 +70,7 @@ def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[
     for h in hits:
         for x in h.get("xrefs") or []:
             reason = None
-            if x.get("external"):
+            if x.get("external") and not x.get("resolved_chunk_ids"):
                 reason = "external"
             elif not x.get("resolved_chunk_ids"):
                 reason = "unresolved"
@@ -107,7 +115,7 @@ def expanded(hits: list[dict], wanted: dict[str, list[str]], answer: dict | None
 def place(hits: list[dict], wanted: dict[str, list[str]], fetched: dict[str, dict], placement: str = "end"
           ) -> list[tuple[dict, str]]:
     """(source, via) in output order: the hits, and each fetched chunk a hit wants, marked
-    "xref:<citing chunk_id>" (or "definition:..."), after all the hits ("end") or right after the
+    "xref:<citing chunk_id>" (or "definition:...", "amended_by:..."), after all the hits ("end") or right after the
     one that wants it ("inline")."""
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown placement {placement!r}; choose one of: {', '.join(PLACEMENTS)}")
@@ -116,8 +124,11 @@ def place(hits: list[dict], wanted: dict[str, list[str]], fetched: dict[str, dic
     for h in hits:
         ordered.append((h, "retrieval"))
         definition_ids = set(h.get("definition_chunk_ids") or [])
+        amending = set(amending_chunk_ids(h))
         for cid in wanted.get(h["chunk_id"], []):
             if cid in fetched:
-                kind = "definition" if cid in definition_ids and cid not in (h.get("xref_chunk_ids") or []) else "xref"
+                cited = cid in (h.get("xref_chunk_ids") or [])
+                kind = "amended_by" if cid in amending and not cited else \
+                    "definition" if cid in definition_ids and not cited else "xref"
                 (ordered if placement == "inline" else added).append((fetched[cid], f"{kind}:{h['chunk_id']}"))
     return ordered + added

@@ -454,6 +454,10 @@ class Hit(BaseModel):
     language: str | None = None
     doc_type: str | None = None
     clause_labels: list[str] = []
+    amended_by: list[str] = Field(
+        [], description="the chunks of an amendment in the index that change this passage (an amendment's 'Clause "
+        "14.3 of the Agreement is amended ...', linked at ingest: legalsearch.index.links); with expansion on they "
+        "follow the hits, via amended_by:<this chunk_id>")
     language_place: str | None = Field(
         None, description="the language searched alone for this hit's place (routing_cross_language: a routed "
         "document in another language than the question's); its scores are from that search, not the fused one")
@@ -463,7 +467,8 @@ class Hit(BaseModel):
     fused_score: float | None = Field(
         None, description="the engine's fused relevance score after the routing and current-text priors (min-max "
         "units in the default hybrid search, BM25 or k-NN scores in those modes); None for a passage that "
-        "cross-reference or definition expansion added (via xref:... / definition:...), which was not retrieved")
+        "cross-reference or definition expansion added (via xref:... / definition:... / amended_by:...), which was "
+        "not retrieved")
     highlights: list[tuple[int, int]] = Field(
         [], description="with `highlight`: the [start, end) offsets in `text` of the words that matched the question "
         "(OpenSearch highlight; function words left out); empty otherwise")
@@ -504,7 +509,7 @@ CONTRACT_FIELDS = {
     "query": True, "not_found": True, "not_found_reason": True, "hits": {"__all__": {
         "rank", "chunk_id", "doc_id", "doc_title", "version", "valid_from", "valid_to", "jurisdiction", "section",
         "heading_path", "page", "source_path", "char_start", "char_end", "text", "citation", "via", "score", "fused_score",
-        "rerank_score", "highlights", "relevance", "language_place"}},
+        "rerank_score", "highlights", "relevance", "language_place", "amended_by"}},
     "identifiers": True, "routed_docs": True, "unfollowed_refs": True, "mixed_versions": True, "timings_ms": True,
     "mode": True, "pipeline": True, "rerank": True, "warnings": True,
 }

@@ -1116,7 +1116,7 @@ def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: d
         heading_path=source.get("heading_path") or [], page=source.get("page"), source_path=source.get("source_path"),
         char_start=source["char_start"], char_end=source["char_end"], text=source["text"],
         citation=cite.cite(source), via=via, language=source.get("language"), doc_type=source.get("doc_type"),
-        clause_labels=source.get("clause_labels") or [], score=rerank_score if reranked else fused_score,
+        clause_labels=source.get("clause_labels") or [], amended_by=source.get("amended_by_chunk_ids") or [], score=rerank_score if reranked else fused_score,
         fused_score=fused_score, rerank_score=rerank_score, language_place=source.get(LANGUAGE_PLACE) if retrieved else None,
     )
 

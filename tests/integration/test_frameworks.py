@@ -73,7 +73,7 @@ def test_langchain_returns_exactly_k_documents_with_ids_scores_and_their_xrefs(c
     scores = [d.metadata["score"] for d in docs]
     assert all(isinstance(s, float) for s in scores) and scores == sorted(scores, reverse=True)
     xrefs = [x for d in docs for x in d.metadata["xrefs"]]
-    assert xrefs and all(x["text"] and x["citation"] and x["via"].startswith(("xref:", "definition:")) for x in xrefs)
+    assert xrefs and all(x["text"] and x["citation"] and x["via"].startswith(("xref:", "definition:", "amended_by:")) for x in xrefs)
     assert {x["via"].partition(":")[2] for d in docs for x in d.metadata["xrefs"]} <= {d.id for d in docs}
 
     with_xrefs = LangChainRetriever(client=client, index=sample_index[0], k=2, include_xrefs=True).invoke(CAP)

@@ -112,7 +112,10 @@
     item.dataset.chunkId = hit.chunk_id;
     const head = el("div");
     head.append(el("span", hit.citation, "citation"));
-    if (hit.via !== "retrieval") head.append(" ", el("span", hit.via.split(":")[0] === "definition" ? "definition" : "cited", "via"));
+    const added = { definition: "definition", amended_by: "amendment" }[hit.via.split(":")[0]] || "cited";
+    if (hit.via !== "retrieval") head.append(" ", el("span", added, "via"));
+    // a clause an amendment in the index changes: say so even when the amendment is not shown
+    if ((hit.amended_by || []).length) head.append(" ", el("span", "amended", "via"));
     // one of the places given to a routed document in the other language: scored by that language's search alone
     if (hit.language_place) head.append(" ", el("span", `searched in ${hit.language_place} alone`, "via"));
     item.append(head);

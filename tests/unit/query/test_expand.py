@@ -50,3 +50,21 @@ def test_added_clauses_follow_the_retrieved_hits_unless_inline():
                       ("d1", "definition:b"), ("c", "retrieval")]
     with pytest.raises(ValueError, match="placement"):
         place(hits, wanted, fetched, "middle")
+
+
+def test_an_amendment_of_a_hit_follows_it_first_and_a_linked_external_reference_is_followed():
+    # the old clause 14.3: the amendment that changes it first, then the clause 14.1 it cites
+    old = _hit("msa:14.3", xrefs=["msa:14.1"], refs=[
+        {"raw": "clause 14.1", "target": "14.1", "external": False, "resolved_chunk_ids": ["msa:14.1"]}])
+    old["amended_by_chunk_ids"] = ["amend:1"]
+    # the amendment: "Clause 14.3 of the Agreement" linked to the agreement; "the Act" not linked
+    amendment = _hit("amend:2", xrefs=["msa:16.2"], refs=[
+        {"raw": "Clause 16.2 of the Agreement", "target": "16.2", "external": True, "code": "Agreement",
+         "resolved_chunk_ids": ["msa:16.2"], "resolved_doc_id": "msa"},
+        {"raw": "section 3 of the Act", "target": "3", "external": True, "code": "Act", "resolved_chunk_ids": []}])
+    wanted = plan([old, amendment], definitions=False)
+    assert wanted == {"msa:14.3": ["amend:1", "msa:14.1"], "amend:2": ["msa:16.2"]}
+    fetched = {cid: {"chunk_id": cid} for cid in ("amend:1", "msa:14.1", "msa:16.2")}
+    assert [via for _, via in place([old, amendment], wanted, fetched)][2:] == [
+        "amended_by:msa:14.3", "xref:msa:14.3", "xref:amend:2"]
+    assert [u["ref"] for u in unfollowed_refs([amendment], set(fetched), wanted)] == ["section 3 of the Act"]

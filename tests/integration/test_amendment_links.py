@@ -1,0 +1,136 @@
+"""An amendment and the agreement it amends, on the real node (`index.links`): the ingest links
+them, a hit on the old clause arrives with the amendment that changes it, a hit on the amendment
+arrives with the clause it changes, a re-run writes nothing, a re-ingested agreement is linked
+again, and a privileged amendment is never linked to (nor named by) the public agreement."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+from legalsearch.index import indices, links
+from legalsearch.ingest import IngestOptions
+from legalsearch.query.models import SearchRequest
+
+from tests.integration.conftest import SAMPLES, ingested_index
+
+MSA = "master-services-agreement"
+
+PRIVILEGED_AMENDMENT = """AMENDMENT No. 2 TO THE MASTER SERVICES AGREEMENT
+
+Date: 2 February 2025
+
+Between ACME ANALYTICS LIMITED (the "Customer") and NORTHWIND CLOUD SERVICES LTD (the "Supplier").
+
+This letter amends the Master Services Agreement dated 3 March 2024 between the Customer and the
+Supplier (the "Agreement").
+
+1. Clause 16.2 of the Agreement is amended so that the Customer may terminate on 10 days' notice.
+
+2. All other terms of the Agreement remain unchanged.
+"""
+
+
+ATTO_MODIFICATIVO = """ATTO MODIFICATIVO N. 1 AL CONTRATTO DI FORNITURA
+
+tra ACME Analytics S.r.l., con sede in Milano (il "Cliente"), e Fornitore Industriale Lombardo S.p.A., con sede
+in Bergamo (il "Fornitore")
+
+Premesso che le Parti hanno sottoscritto in data 15 aprile 2024 il contratto di fornitura (il "Contratto"), con il
+presente atto modificativo le Parti convengono di modificare il Contratto come segue.
+
+Art. 1 – Penale
+1. L'art. 7 del Contratto è sostituito dal seguente: la penale per ogni giorno di ritardo nella consegna è pari
+all'1% del valore dell'Ordine, fino a un massimo del 15%.
+
+Art. 2 – Disposizioni finali
+1. Restano ferme tutte le altre disposizioni del Contratto.
+"""
+
+
+def _corpus(tmp_path):
+    for name in (f"{MSA}.txt", f"{MSA}.meta.json", "scanned-amendment.pdf", "scanned-amendment.meta.json"):
+        shutil.copy(SAMPLES / name, tmp_path / name)
+    return tmp_path
+
+
+def _search(service, index, query, **kw):
+    return service.search(SearchRequest(query=query, index=index, k=5, **kw))
+
+
+def test_amendment_linked_both_ways_and_idempotent(store, run_ingest, service, tmp_path):
+    corpus = _corpus(tmp_path)
+    with ingested_index(store, run_ingest, "test-amend", [corpus], embedder="minilm") as (index, report):
+        [link] = report.links
+        assert link["target"] == "msa-acme-northwind" and link["references"] == 2, link
+        assert "Schedule 2" in link["resolved"]
+        # a hit on the old clause 14.3 arrives with the amendment's clause that changes it
+        res = _search(service, index, "What is the general liability cap in clause 14.3 of the Acme Northwind MSA?")
+        top = res.hits[0]
+        assert (top.doc_id, top.section) == ("msa-acme-northwind", "14.3")
+        amending = [h for h in res.hits if h.via == f"amended_by:{top.chunk_id}"]
+        assert [h.doc_id for h in amending] == ["msa-acme-northwind-amendment-1"]
+        assert "150% of the Fees paid" in amending[0].text
+        # a hit on the amendment arrives with the clause of the agreement it changes
+        res = _search(service, index, "What did Amendment No. 1 change in clause 14.3?")
+        change = next(h for h in res.hits if h.doc_id == "msa-acme-northwind-amendment-1" and h.via == "retrieval"
+                      and "14.3" in h.text)
+        attached = [h for h in res.hits if h.via == f"xref:{change.chunk_id}"]
+        assert [(h.doc_id, h.section) for h in attached] == [("msa-acme-northwind", "14.3")]
+        # the registry records say which amends which
+        docs = indices.require(store, index, "docs")
+        records = {h["_source"]["doc_id"]: h["_source"] for h in store.scan(docs, {"match_all": {}})}
+        assert records["msa-acme-northwind-amendment-1"]["amends"] == "msa-acme-northwind"
+        assert records["msa-acme-northwind"]["amended_by"] == ["msa-acme-northwind-amendment-1"]
+        # a second pass writes nothing; a re-ingested agreement (chunks rewritten) is linked again
+        chunks = indices.require(store, index, "chunks")
+        assert links.link_pair(store, chunks, docs).updated == 0
+        again = run_ingest([corpus / f"{MSA}.txt"], IngestOptions(index=index, embedder="minilm", force=True))
+        assert again.summary()["ingested"] == 1 and again.links[0]["references"] == 2
+        marked = [h["_source"]["section"] for h in store.scan(
+            chunks, {"exists": {"field": "amended_by_chunk_ids"}}, source=["section"])]
+        assert "14.3" in marked
+
+
+def test_privileged_amendment_not_linked_to_public_agreement(store, run_ingest, service, tmp_path):
+    corpus = _corpus(tmp_path)
+    (corpus / "amendment-2.txt").write_text(PRIVILEGED_AMENDMENT)
+    (corpus / "amendment-2.meta.json").write_text(json.dumps({
+        "doc_id": "msa-acme-northwind-amendment-2", "doc_type": "contract", "language": "en",
+        "signed_at": "2025-02-02", "parties": ["Acme Analytics Limited", "Northwind Cloud Services Ltd"],
+        "acl": ["deal-team"]}))
+    with ingested_index(store, run_ingest, "test-amend-acl", [corpus], embedder="minilm") as (index, report):
+        by_doc = {link["amendment"].rsplit(":", 1)[0]: link for link in report.links}
+        assert by_doc["msa-acme-northwind-amendment-1"]["target"] == "msa-acme-northwind"
+        # in its wall, the privileged amendment finds no agreement: the public one is not its to point at
+        assert by_doc["msa-acme-northwind-amendment-2"]["target"] is None
+        for groups in ((), ("deal-team",)):
+            res = _search(service, index, "Can the Customer terminate the Acme Northwind MSA under clause 16.2?",
+                          groups=list(groups))
+            assert all(h.doc_id != "msa-acme-northwind-amendment-2" or h.via == "retrieval" for h in res.hits)
+            for h in res.hits:
+                assert not any("amendment-2" in c for c in h.amended_by), h
+        chunks = indices.require(store, index, "chunks")
+        named = [h["_source"] for h in store.scan(chunks, {"term": {"amended_by_chunk_ids":
+                                                                    "msa-acme-northwind-amendment-2:1:0001"}})]
+        assert named == []
+
+
+def test_an_atto_modificativo_reaches_the_article_it_replaces(store, run_ingest, service, tmp_path):
+    for name in ("contratto-fornitura-acme.txt", "contratto-fornitura-acme.meta.json"):
+        shutil.copy(SAMPLES / name, tmp_path / name)
+    (tmp_path / "atto-modificativo-1.txt").write_text(ATTO_MODIFICATIVO)
+    (tmp_path / "atto-modificativo-1.meta.json").write_text(json.dumps({
+        "doc_id": "fornitura-acme-modifica-1", "doc_type": "contract", "language": "it", "signed_at": "2025-05-20",
+        "parties": ["ACME Analytics S.r.l.", "Fornitore Industriale Lombardo S.p.A."], "public": True}))
+    with ingested_index(store, run_ingest, "test-amend-it", [tmp_path], embedder="minilm") as (index, report):
+        [link] = report.links
+        assert link["target"] == "contratto-fornitura-acme" and link["resolved"] == ["art. 7 del Contratto"], link
+        res = _search(service, index, "A quanto ammonta la penale per il ritardo nella consegna nel contratto di "
+                      "fornitura ACME?")
+        old = next(h for h in res.hits if h.doc_id == "contratto-fornitura-acme" and h.section == "7")
+        assert old.amended_by and all(c.startswith("fornitura-acme-modifica-1:") for c in old.amended_by)
+        # the new article follows the old one, unless it ranks among the hits itself
+        new = next(h for h in res.hits if h.chunk_id in old.amended_by)
+        assert "fino a un massimo del 15%" in new.text
+        assert new.via in ("retrieval", f"amended_by:{old.chunk_id}")
