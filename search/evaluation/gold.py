@@ -220,7 +220,9 @@ def _ranked(hits: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
 
 
 def _is_xref(hit: Mapping[str, Any]) -> bool:
-    return str(hit.get("via") or "retrieval").startswith("xref:")
+    """A passage expansion added for a hit (a clause it cites, or an amendment that changes it), not
+    retrieved: left out of the ranking metrics unless `include_xref_hits`."""
+    return str(hit.get("via") or "retrieval").startswith(("xref:", "amended_by:"))
 
 
 Match = Callable[[PassageRef, Mapping[str, Any]], bool]
@@ -289,7 +291,7 @@ def score_gold(
         ``overall`` / ``by_type`` / ``by_language`` (and, when items carry a ``[class:...]``
         tag, ``by_class`` / ``by_class_language``) summaries (n, n_scored, hit@k, mrr, ndcg@10,
         found, mean_first_rank, must_not_violations), ``xref`` (expected, found, recall: found anywhere
-        in the hits; recall_via_expansion: found with via "xref:..."), ``must_not``
+        in the hits; recall_via_expansion: found with via "xref:..." or "amended_by:..."), ``must_not``
         (violations count and each one listed), ``missing_results`` and ``per_item`` rows.
         Ranks are 1-based positions in the rank-sorted hit list after the xref filter. Items
         with no ``expected`` passage (must_not only) are left out of hit@k / MRR / nDCG.

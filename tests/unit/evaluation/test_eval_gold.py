@@ -181,6 +181,29 @@ def test_xref_recall_and_the_xref_filter():
     assert score_gold(items, results, include_xref_hits=False)["per_item"][0]["first_rank"] == 1
 
 
+def test_an_amendment_brought_by_expansion_counts_as_an_xref_not_a_retrieval():
+    items = [
+        _item(
+            id="a",
+            type="cross-reference",
+            expected=[{"doc_id": "licence", "section": "6.1"}],
+            expected_xrefs=[{"doc_id": "licence-amendment-1", "section": "2"}],
+        )
+    ]
+    results = {
+        "a": [
+            _hit(1, "licence", "6.1"),
+            _hit(2, "licence-amendment-1", "2", via="amended_by:licence:1:6"),
+        ]
+    }
+    scores = score_gold(items, results)
+    assert scores["xref"]["recall"] == 1.0
+    assert scores["xref"]["recall_via_expansion"] == 1.0
+    # the amendment's clause reached only through retrieval is not an expansion
+    retrieved = {"a": [_hit(1, "licence", "6.1"), _hit(2, "licence-amendment-1", "2")]}
+    assert score_gold(items, retrieved)["xref"]["recall_via_expansion"] == 0.0
+
+
 def test_missing_results_count_as_misses():
     scores = score_gold([_item(id="lost")], {})
     assert scores["missing_results"] == ["lost"]
