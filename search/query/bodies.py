@@ -351,6 +351,18 @@ def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
     }
 
 
+def in_force_query(chunk_ids: list[str], filters: Filters) -> dict:
+    """Which of `chunk_ids` the caller may open and are in force on the matter date (access and
+    validity only; ids returned, no text): the amendments a hit may say it is "amended by". An
+    amendment valid from 2025 does not amend clause 14.3 for a 2024 matter; a filter on documents,
+    types or languages narrows what is searched, not what amends it."""
+    kept = Filters(as_of=filters.as_of, groups=filters.groups)
+    return {
+        "size": len(chunk_ids), "_source": False, "track_total_hits": False,
+        "query": {"bool": {"filter": [{"ids": {"values": chunk_ids}}, *filter_clauses(kept)]}},
+    }
+
+
 TEXT_FIELDS = {"it": "text.it"}
 """The field that reads a chunk's own text by its language; every other language uses `text`
 (English analysis). Highlighting and the second stage's lexical share read the same one."""

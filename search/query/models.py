@@ -456,8 +456,9 @@ class Hit(BaseModel):
     clause_labels: list[str] = []
     amended_by: list[str] = Field(
         [], description="the chunks of an amendment in the index that change this passage (an amendment's 'Clause "
-        "14.3 of the Agreement is amended ...', linked at ingest: legalsearch.index.links); with expansion on they "
-        "follow the hits, via amended_by:<this chunk_id>")
+        "14.3 of the Agreement is amended ...', linked at ingest: legalsearch.index.links), those the caller may "
+        "open and in force on the matter date (as_of) only; with expansion on they follow the hits, via "
+        "amended_by:<this chunk_id>")
     language_place: str | None = Field(
         None, description="the language searched alone for this hit's place (routing_cross_language: a routed "
         "document in another language than the question's); its scores are from that search, not the fused one")

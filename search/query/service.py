@@ -815,12 +815,13 @@ class SearchService:
             reason = "no passage matched the query under the given filters (validity date, jurisdiction, access)"
 
         t = time.perf_counter()
-        expansion, cos = self.expand(req, plan, sources)
+        expansion, cos, in_force = self.expand(req, plan, sources)
         if req.expansion.xrefs or req.expansion.definitions:
             timings["expand"] = _ms(t)
 
         fused_scores = {src["chunk_id"]: score for src, score in fused}
-        hits = [_hit(rank, src, via, fused_scores, scores) for rank, (src, via) in enumerate(expansion.ordered, start=1)]
+        hits = [_hit(rank, src, via, fused_scores, scores, in_force)
+                for rank, (src, via) in enumerate(expansion.ordered, start=1)]
         if req.highlight and hits:
             t = time.perf_counter()
             hits = self.highlight(plan, [src for src, _ in expansion.ordered], hits)
@@ -846,24 +847,43 @@ class SearchService:
                 log.warning("retrieval log not written: %s", e)
         return response
 
-    def expand(self, req: SearchRequest, plan: SearchPlan, sources: list[dict]) -> tuple[expand.Expansion, dict | None]:
+    def expand(self, req: SearchRequest, plan: SearchPlan, sources: list[dict]
+               ) -> tuple[expand.Expansion, dict | None, set[str]]:
         """The cross-reference expansion of `sources` (search.query.expand) and, in the same round
         trip, the answer to relevance's cosine query (`relevance.cosine_body`) over them and every
         chunk expansion may add (those it fetches are among them); None when the plan has no vector
-        (relevance then embeds the question itself). A refused expansion fails the search; a
-        refused cosine query only leaves relevance out (`relevance_of`)."""
+        (relevance then embeds the question itself); and the amendments of the hits in force for
+        the caller (`in_force`). A refused expansion fails the search; a refused cosine query only
+        leaves relevance out (`relevance_of`)."""
         wanted = expand.targets(sources, req.expansion.xrefs, req.expansion.definitions, req.expansion.limit)
         ids = sorted({cid for cids in wanted.values() for cid in cids})
         batch = [(plan.index, bodies.ids_query(ids, plan.filters), None)] if ids else []
         scored = list(dict.fromkeys([s["chunk_id"] for s in sources] + ids))
         if plan.vector is not None and scored:
             batch.append((plan.index, relevance.cosine_body(plan.vector, scored), None))
+        amending = amending_ids(sources)
+        if amending:
+            batch.append((plan.index, bodies.in_force_query(amending, plan.filters), None))
         answers = self.store.msearch(batch, refused="return")
         if ids and "error" in answers[0]:
             raise msearch_error(plan.index, answers[0])
-        cos = answers[-1] if plan.vector is not None and scored else None
-        return expand.expanded(sources, wanted, answers[0] if ids else None, xrefs=req.expansion.xrefs,
-                               placement=req.expansion.placement), cos
+        if amending and "error" in answers[-1]:
+            raise msearch_error(plan.index, answers[-1])
+        cos = answers[len(batch) - 2 if amending else -1] if plan.vector is not None and scored else None
+        expansion = expand.expanded(sources, wanted, answers[0] if ids else None, xrefs=req.expansion.xrefs,
+                                    placement=req.expansion.placement)
+        in_force = {hit["_id"] for hit in answers[-1]["hits"]["hits"]} if amending else set()
+        return expansion, cos, in_force | self.in_force(plan, [s for s, _ in expansion.ordered], set(amending))
+
+    def in_force(self, plan: SearchPlan, sources: list[dict], asked: set[str]) -> set[str]:
+        """Those amendments of `sources` not `asked` yet that the caller may open and that are in
+        force on the matter date (`bodies.in_force_query`): a clause expansion added may be amended
+        too. No request when there are none (an index without amendments never asks)."""
+        rest = [cid for cid in amending_ids(sources) if cid not in asked]
+        if not rest:
+            return set()
+        answer = self.store.search(plan.index, bodies.in_force_query(rest, plan.filters))
+        return {hit["_id"] for hit in answer["hits"]["hits"]}
 
     def highlight(self, plan: SearchPlan, sources: list[dict], hits: list[Hit]) -> list[Hit]:
         """`hits` with the offsets of their words that matched the question (legalsearch.query.highlight),
@@ -1102,10 +1122,17 @@ def lexical_share(req: SearchRequest, question: str, shortlist: list[dict]) -> f
     return share if len(languages) == 1 and detect_language(question) in languages else 0.0
 
 
-def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: dict[str, float]) -> Hit:
+def amending_ids(sources: list[dict]) -> list[str]:
+    """The amendment chunks that change any of `sources` (`expand.amending_chunk_ids`), once each."""
+    return list(dict.fromkeys(cid for source in sources for cid in expand.amending_chunk_ids(source)))
+
+
+def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: dict[str, float],
+         in_force: set[str] | None = None) -> Hit:
     """A hit with its fused and reranker scores (by chunk_id); an expansion passage was not
     retrieved and has neither. `score` is the reranker's when one ran over the response (one scale
-    per response), else the fused score."""
+    per response), else the fused score. `amended_by` lists the amendments in `in_force` only (the
+    caller may open them and they are in force on the matter date)."""
     retrieved = via == "retrieval"
     fused_score = fused.get(source["chunk_id"]) if retrieved else None
     rerank_score = reranked.get(source["chunk_id"]) if retrieved else None
@@ -1116,7 +1143,8 @@ def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: d
         heading_path=source.get("heading_path") or [], page=source.get("page"), source_path=source.get("source_path"),
         char_start=source["char_start"], char_end=source["char_end"], text=source["text"],
         citation=cite.cite(source), via=via, language=source.get("language"), doc_type=source.get("doc_type"),
-        clause_labels=source.get("clause_labels") or [], amended_by=source.get("amended_by_chunk_ids") or [], score=rerank_score if reranked else fused_score,
+        clause_labels=source.get("clause_labels") or [], amended_by=[c for c in expand.amending_chunk_ids(source) if c in (in_force or set())],
+        score=rerank_score if reranked else fused_score,
         fused_score=fused_score, rerank_score=rerank_score, language_place=source.get(LANGUAGE_PLACE) if retrieved else None,
     )
 

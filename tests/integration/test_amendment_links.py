@@ -1,6 +1,7 @@
 """An amendment and the agreement it amends, on the real node (`index.links`): the ingest links
 them, a hit on the old clause arrives with the amendment that changes it, a hit on the amendment
-arrives with the clause it changes, a re-run writes nothing, a re-ingested agreement is linked
+arrives with the clause it changes (and neither for a matter dated before the amendment is in
+force), a re-run writes nothing, a re-ingested agreement is linked
 again, and a privileged amendment is never linked to (nor named by) the public agreement."""
 
 from __future__ import annotations
@@ -71,6 +72,16 @@ def test_amendment_linked_both_ways_and_idempotent(store, run_ingest, service, t
         amending = [h for h in res.hits if h.via == f"amended_by:{top.chunk_id}"]
         assert [h.doc_id for h in amending] == ["msa-acme-northwind-amendment-1"]
         assert "150% of the Fees paid" in amending[0].text
+        assert top.amended_by == [amending[0].chunk_id]
+        # for a matter before the amendment took effect (valid from 2025-01-01) clause 14.3 was not
+        # amended: the amendment is neither attached nor named, on the day before; on its first day it is
+        for day, amended in (("2024-12-31", False), ("2025-01-01", True)):
+            res = _search(service, index, "What is the general liability cap in clause 14.3 of the Acme Northwind MSA?",
+                          as_of=day)
+            top = res.hits[0]
+            assert (top.doc_id, top.section) == ("msa-acme-northwind", "14.3")
+            assert bool(top.amended_by) is amended, (day, top.amended_by)
+            assert any(h.via.startswith("amended_by:") for h in res.hits) is amended, day
         # a hit on the amendment arrives with the clause of the agreement it changes
         res = _search(service, index, "What did Amendment No. 1 change in clause 14.3?")
         change = next(h for h in res.hits if h.doc_id == "msa-acme-northwind-amendment-1" and h.via == "retrieval"
