@@ -189,6 +189,9 @@ def _structure_checks(flags: list[str]) -> list[str]:
         elif flag == "amends_another":
             lines.append("amends another document: its references to \"the Agreement\" / \"il Contratto\" are that "
                          "document's, linked at ingest when it is in the same index")
+            if "inferred:valid_from" in flags:
+                lines.append("in force from the date it says its changes take effect (valid_from, read from the text; "
+                             "a sidecar's valid_from wins)")
         elif flag == "structure_fallback:paragraphs":
             lines.append("structure fallback: the text's paragraphs (the units found could not be trusted)")
         elif flag.startswith("structure_fallback:units:"):

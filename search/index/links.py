@@ -33,13 +33,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from legalsearch.index import walls
-from legalsearch.parse.references import AMENDED_OWNERS, names_amended
+from legalsearch.parse.references import AMENDED_OWNERS, MONTHS_EN, MONTHS_IT, names_amended
 from legalsearch.store import Store
 
-_MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-              "october", "november", "december")
-_MONTHS_IT = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
-              "ottobre", "novembre", "dicembre")
 _AMENDMENT_TITLE = re.compile(r"(?i)\b(?:amendment|addendum|variation|side\s+letter|supplemental|"
                               r"atto\s+modificativo|accordo\s+(?:modificativo|integrativo)|modifica)\b")
 _TITLE_TAIL = re.compile(r"\s+(?:[–—-]|/|\(|,|between\b|tra\b|fra\b).*$", re.I | re.S)
@@ -112,7 +108,7 @@ def date_forms(day: str | None) -> list[str]:
         d = dt.date.fromisoformat(str(day)[:10])
     except ValueError:
         return []
-    en, it = _MONTHS_EN[d.month - 1], _MONTHS_IT[d.month - 1]
+    en, it = MONTHS_EN[d.month - 1], MONTHS_IT[d.month - 1]
     forms = [f"{d.day} {en} {d.year}", f"{en} {d.day} {d.year}", f"{d.day} {it} {d.year}",
              f"{d.day}° {it} {d.year}", f"{d.day:02d} {d.month:02d} {d.year}", f"{d.day} {d.month} {d.year}",
              f"{d.year} {d.month:02d} {d.day:02d}"]

@@ -16,6 +16,7 @@ from legalsearch.documents.errors import MetadataError
 from legalsearch.documents.models import DocumentMeta
 from legalsearch.load.language import detect_language
 from legalsearch.parse.doctypes import JUDGMENT_LAYOUT, PARTY_ROLE
+from legalsearch.parse.references import amends_another, effective_date
 from pydantic import ValidationError
 
 SIDECAR_SUFFIX = ".meta.json"
@@ -208,8 +209,10 @@ def merge_metadata(
     manifest_entry: dict[str, Any] | None,
     source: str | None = None,
 ) -> DocumentMeta:
-    """Sidecar and manifest fields (manifest wins), then inference for what is missing.
-    `source` names the origin in error messages (default: the sidecar, manifest or file)."""
+    """Sidecar and manifest fields (manifest wins), then inference for what is missing: doc_id,
+    title, language, doc_type, and for an amendment without validity dates the date its changes
+    take effect (`parse.references.effective_date`) as valid_from. `source` names the origin in
+    error messages (default: the sidecar, manifest or file)."""
     fields: dict[str, Any] = dict(sidecar or {})
     fields.update(manifest_entry or {})
     source = source or _source_name(path, sidecar, manifest_entry)
@@ -220,6 +223,12 @@ def merge_metadata(
             fields[name] = guessed[name]
             if name not in inferred:
                 inferred.append(name)
+    if not fields.get("valid_from") and not fields.get("valid_to") and amends_another(text) \
+            and (effect := effective_date(text)):
+        # an amendment is in force from the date it says its changes take effect: before it, the
+        # clauses it amends were not amended (a hit's amended_by, the as_of filter)
+        fields["valid_from"] = effect[0]
+        inferred.append("valid_from")
     fields["inferred"] = inferred
     return build_meta(fields, source)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import datetime as dt
 import re
 
 from legalsearch.documents.models import CrossRef, StructureNode
@@ -75,8 +76,8 @@ _AMENDMENT_WORDS = (r"(?:amendment|addendum|variation|side\s+letter|supplemental
 _AMENDMENT_TITLE = re.compile(r"(?i)^\W*(?:[a-z]+\s+){0,3}" + _AMENDMENT_WORDS + r"\b")
 _THIS_AMENDMENT = re.compile(r"(?i)\b(?:this|the\s+present|il\s+presente|la\s+presente)\s+(?:[a-z]+\s+){0,3}"
                              + _AMENDMENT_WORDS + r"\b")
-_AMENDS = re.compile(r"(?i)\b(?:amend(?:s|ing|ed)?|modif(?:y|ies|ying|ica|icano|icare)|var(?:y|ies|ying)"
-                     r"|supplement(?:s|ing)?|integra(?:re|no)?)\b")
+_AMENDS = re.compile(r"(?i)\b(?:amend(?:s|ing|ed)?|modif(?:y|ies|ying|ica|icano|icare)|var(?:y|ies|ying|ied)"
+                     r"|variations?|supplement(?:s|ing|al)?|integra(?:re|no)?)\b")
 
 
 def amends_another(text: str) -> bool:
@@ -87,8 +88,48 @@ def amends_another(text: str) -> bool:
     return bool((_AMENDMENT_TITLE.match(first) or _THIS_AMENDMENT.search(head)) and _AMENDS.search(head))
 
 
+MONTHS_EN = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+             "october", "november", "december")
+MONTHS_IT = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
+             "ottobre", "novembre", "dicembre")
+_MONTH = "|".join(MONTHS_EN + MONTHS_IT)
+_DAY = r"(?P<d>\d{1,2})(?:st|nd|rd|th|°|º)?"
+_WRITTEN_DATE = (rf"(?:{_DAY}\s+(?P<m>{_MONTH}),?\s+(?P<y>(?:19|20)\d{{2}})"
+                 rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}})(?:st|nd|rd|th)?,?\s+(?P<y2>(?:19|20)\d{{2}})"
+                 rf"|(?P<d3>\d{{1,2}})[./](?P<m3>\d{{1,2}})[./](?P<y3>(?:19|20)\d{{2}}))")
+_EFFECT = re.compile(
+    r"(?i)\b(?:take[s]?\s+effect|shall\s+(?:be\s+)?(?:come\s+)?effective|(?:become|becomes|is|are|be)\s+effective"
+    r"|with\s+effect|effective|con\s+(?:efficacia|effetto|decorrenza)|a\s+(?:decorrere|far\s+data)"
+    r"|(?:ha|hanno|avrà|avranno|acquista|acquistano)\s+(?:efficacia|effetto)|entra(?:no)?\s+in\s+vigore"
+    r"|decorr(?:e|ono|eranno)|(?:amendment\s+)?effective\s+date\s*(?::|-|is|shall\s+be|means)?|data\s+di\s+efficacia\s*:?)"
+    r"(?:\s+(?:as\s+(?:of|from)|on\s+and\s+from|from|on|as\s+at|dal(?:l['’])?|dalla|il|al|a\s+partire\s+dal))?"
+    r"(?:\s+(?:the\s+)?(?:date\s+of\s+)?)?\s*" + _WRITTEN_DATE)
+
+
+def effective_date(text: str) -> tuple[str, str] | None:
+    """When an amendment's changes take effect, as its text states it ("The amendments below take
+    effect on 1 October 2024", "con efficacia dal 1° luglio 2025", "a decorrere dal 01/07/2025"):
+    (ISO date, the words read), the earliest when several are stated; None when the text states none
+    (the signing date is not guessed: "the Agreement dated 4 March 2024" is the amended one's)."""
+    found: list[tuple[str, str]] = []
+    for m in _EFFECT.finditer(text):
+        g = m.groupdict()
+        if g["m"] or g["m2"]:
+            month = (g["m"] or g["m2"]).lower()
+            number = (MONTHS_EN.index(month) if month in MONTHS_EN else MONTHS_IT.index(month)) + 1
+            day, year = int(g["d"] or g["d2"]), int(g["y"] or g["y2"])
+        else:
+            day, number, year = int(g["d3"]), int(g["m3"]), int(g["y3"])  # day first, as both languages write it
+        try:
+            found.append((dt.date(year, number, day).isoformat(), " ".join(m.group(0).split())))
+        except ValueError:
+            continue
+    return min(found) if found else None
+
+
 AMENDED_OWNERS = frozenset({"agreement", "contract", "original agreement", "principal agreement",
-                             "existing agreement", "master agreement", "deed"})
+                             "existing agreement", "master agreement", "deed", "lease", "underlease",
+                             "licence", "license"})
 
 
 def names_amended(code: str | None) -> bool:

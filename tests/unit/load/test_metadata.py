@@ -173,3 +173,18 @@ def test_a_stamp_or_a_date_above_the_title_is_not_the_title():
         assert infer_metadata(text, Path("x.txt"))["title"] == "SUPPLY AGREEMENT", head
     text = "SUPPLY AGREEMENT - EXECUTION VERSION\n\nThis Agreement is made between Orbis Ltd and Calder plc.\n"
     assert infer_metadata(text, Path("x.txt"))["title"] == "SUPPLY AGREEMENT"
+
+
+AMENDMENT = ("AMENDMENT NO. 1 TO THE SOFTWARE LICENCE AGREEMENT\n\nThis Amendment No. 1 amends the Software Licence "
+             "Agreement dated 4 March 2024 (the \"Agreement\"). The amendments below take effect on 1 October 2024.\n\n"
+             "1. Clause 6.1 of the Agreement is amended by replacing \"£48,000\" with \"£55,000\".\n")
+
+
+def test_an_amendment_is_valid_from_the_date_it_takes_effect(tmp_path):
+    doc = load_document(write(tmp_path, "amendment-1.txt", AMENDMENT))
+    assert str(doc.meta.valid_from) == "2024-10-01" and "inferred:valid_from" in doc.flags
+    # dates the metadata gives win; an agreement's own "effective" date is not read
+    (tmp_path / "amendment-2.meta.json").write_text(json.dumps({"valid_from": "2024-11-01"}))
+    assert str(load_document(write(tmp_path, "amendment-2.txt", AMENDMENT)).meta.valid_from) == "2024-11-01"
+    agreement = "SOFTWARE LICENCE AGREEMENT\n\nThis Agreement takes effect on 4 March 2024.\n\n1. Licence\n"
+    assert load_document(write(tmp_path, "licence.txt", agreement)).meta.valid_from is None

@@ -7,7 +7,7 @@ import pytest
 from legalsearch.chunk import chunk_document
 from legalsearch.documents.models import DocumentMeta
 from legalsearch.load import build_document
-from legalsearch.parse.references import amends_another, extract_references
+from legalsearch.parse.references import amends_another, effective_date, extract_references, names_amended
 
 AMENDMENT = """FIRST AMENDMENT TO THE MASTER SERVICES AGREEMENT
 
@@ -67,3 +67,44 @@ def test_an_italian_atto_modificativo():
             "Art. 2 – Efficacia\nIl presente atto ha effetto dal 1° luglio 2026.\n")
     refs = {r.target: (r.external, r.code) for r in extract_references(text, "it")}
     assert refs["5"] == (True, "Contratto") and refs["2"] == (False, None)
+
+
+VARIATION = """DEED OF VARIATION
+
+THIS DEED is dated 11 November 2024 between Harbour Estates Limited (the "Landlord") and Pellow Foods Ltd
+(the "Tenant").
+
+(A) This Deed is supplemental to a lease dated 24 June 2023 made between the Landlord and the Tenant (the
+"Lease"). The parties have agreed the variations to the Lease set out in this Deed with effect from
+1 December 2024.
+
+1. Clause 7.2 of the Lease is deleted and replaced with the following: "The Tenant may use the ground floor as a shop."
+2. Clause 5.3 of the Lease is varied by replacing "£6,200" with "£8,750".
+"""
+
+
+def test_a_deed_of_variation_amends_the_lease_it_varies():
+    assert amends_another(VARIATION)
+    refs = {(r.target, r.external, r.code) for r in extract_references(VARIATION, "en")}
+    assert {("7.2", True, "Lease"), ("5.3", True, "Lease")} <= refs
+    assert names_amended("Lease") and names_amended("Licence") and not names_amended("Housing Act 1988")
+
+
+@pytest.mark.parametrize("text,day", [
+    ('The amendments below take effect on 1 October 2024 (the "Amendment Effective Date").', "2024-10-01"),
+    ("This Amendment shall become effective as of January 15, 2025.", "2025-01-15"),
+    ("the variations set out in this Deed with effect from 1st December 2024", "2024-12-01"),
+    ("Effective Date: 3 June 2025", "2025-06-03"),
+    ("Le modifiche hanno efficacia dal 1° luglio 2025.", "2025-07-01"),
+    ("con efficacia a decorrere dal 01/07/2025", "2025-07-01"),
+    ("Il presente atto entra in vigore il 15 marzo 2024", "2024-03-15"),
+    # several dates: the earliest, from which part of it is in force
+    ("Clause 2 takes effect on 1 May 2025. Clause 3 takes effect on 1 March 2025.", "2025-03-01"),
+    # no effective date: the amended agreement's date is not the amendment's
+    ("This Amendment amends the Agreement dated 4 March 2024.", None),
+    ("This Amendment is effective immediately.", None),
+    ("The change takes effect on 31 February 2025.", None),
+])
+def test_effective_date(text, day):
+    found = effective_date(text)
+    assert (found[0] if found else None) == day
