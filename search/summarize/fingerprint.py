@@ -124,14 +124,15 @@ def extract_facts(doc: ParsedDocument, nlp=None) -> DocumentFacts:
         parties = _with_roles(find_parties(opening, language), doc.text[:20_000])
         if not parties and nlp is not None:
             parties = [Party(name) for name in ner_organizations(opening[:NER_CHARS], nlp)]
+    given_from = meta.valid_from if "valid_from" not in meta.inferred else None  # an amendment's effect date: not its date
     if meta.signed_at:
         when_text = format_date(meta.signed_at, language)
-    elif meta.valid_from and (family == "statute" or meta.valid_to):  # versions: the dates tell them apart
+    elif given_from and (family == "statute" or meta.valid_to):  # versions: the dates tell them apart
         when_text = ("in vigore dal " if language == "it" else "in force from ") + format_date(meta.valid_from, language)
         if meta.valid_to:
             when_text += (" al " if language == "it" else " to ") + format_date(meta.valid_to, language)
-    elif meta.valid_from:
-        when_text = format_date(meta.valid_from, language)
+    elif given_from:
+        when_text = format_date(given_from, language)
     else:
         found = find_date(opening[:3000])
         when_text = format_date(found, language) if found else find_year(opening[:3000])
