@@ -183,6 +183,20 @@ def resized(body: dict, size: int) -> dict:
     return copy
 
 
+def deep_page(body: dict, depth: int, size: int) -> dict:
+    """A copy of a search body that ranks as `resized(body, depth)` does and returns its first `size`
+    hits only, with the number of hits it found counted up to `depth` (`hits.total`): a hybrid query
+    collects `depth` hits per sub-query (`pagination_depth`, so its normalisation sees what the
+    deeper list sees), a plain one is cut after its `depth`-deep k-NN. What the clause rescorer reads
+    of a deeper list is its first `depth / 2`; whether the list was full, its count."""
+    copy = resized(body, depth)
+    copy["size"] = min(size, depth)
+    copy["track_total_hits"] = depth
+    if "hybrid" in copy.get("query", {}):
+        copy["query"]["hybrid"]["pagination_depth"] = depth
+    return copy
+
+
 def identifier_terms(refs: list[QueryRef]) -> tuple[list[str], list[str]]:
     """(section labels, heading phrases) of the references the query makes to its own document:
     a label for every internal reference, a phrase for each schedule / annex / part."""

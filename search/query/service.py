@@ -94,6 +94,14 @@ DOC_FACTS = ["doc_key", "title", "doc_type", "language", "valid_from"]
 what identifies its text in another language (plan.edition)."""
 
 
+class Deeper(NamedTuple):
+    """The part of a deeper list a search reads (`SearchService.run_counting`): its first hits, and
+    how many the whole list holds (up to its depth), which says whether the document is long."""
+
+    hits: list[tuple[dict, float]]
+    held: int
+
+
 class Subject(NamedTuple):
     """A document of the subject list (`SearchService.subject_list`) and its cosine to the question."""
 
@@ -662,26 +670,36 @@ class SearchService:
         return apply_current_prior(apply_routing_prior(ranked, plan.routed, plan.prior), plan.current)
 
     def run_counting(self, plan: SearchPlan, limit: int, deeper: bool = False
-                     ) -> tuple[list[tuple[dict, float]], list[tuple[dict, float]] | None, int]:
+                     ) -> tuple[list[tuple[dict, float]], Deeper | None, int]:
         """`run`, and in the same round trip how many chunks the plan's filters let through (counted
         up to `limit`): no list of the plan can hold more; with `deeper`, also the plan's search
-        with `limit` hits (None in its place otherwise)."""
+        ranked `limit` deep (None in its place otherwise): its first half (or the plan's own size,
+        if larger), which is all the clause rescorer and the response read of it, and how many hits
+        the whole list holds (`Deeper`). Only where a chunk of that half is not in force today (the
+        current prior moves it down, so a later one may come up) is the whole list asked for."""
         inline = plan.pipeline[1] if plan.pipeline else None  # the pipeline's body, given inline
         batch = [(plan.index, plan.body, inline), (plan.index, bodies.count_body(plan.filters, limit), None)]
         if deeper:
-            batch.append((plan.index, bodies.resized(plan.body, limit), inline))
+            page = max(limit // 2, plan.body.get("size", 0))
+            batch.append((plan.index, bodies.deep_page(plan.body, limit, page), inline))
         answers = self.store.msearch(batch)
-        return (self.ranked(plan, answers[0]), self.ranked(plan, answers[2]) if deeper else None,
-                int(answers[1]["hits"]["total"]["value"]))
+        deep = None
+        if deeper:
+            held = min(limit, int(answers[2]["hits"]["total"]["value"]))
+            if plan.current and any(not_in_force(h["_source"], plan.current[0]) for h in answers[2]["hits"]["hits"]):
+                answers[2] = self.store.msearch([(plan.index, bodies.resized(plan.body, limit), inline)])[0]
+            deep = Deeper(self.ranked(plan, answers[2])[:page], held)
+        return self.ranked(plan, answers[0]), deep, int(answers[1]["hits"]["total"]["value"])
 
-    def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> list[tuple[dict, float]]:
-        """The fused list of the plan (`run`), and under `rerank: auto` the same search twice as
+    def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> Deeper:
+        """The fused list of the plan (`run`) and how many hits its search holds, and under `rerank: auto` the same search twice as
         deep when the list lies in one document (`deepens`); the deeper list is kept only when it
         is full, i.e. the document is long enough for the clause rescorer (`auto_rerank`). Where
         routing searched one document only, the deeper search and a count of that document's
         chunks go in the same round trip as the first search (`timings_ms` then has no
         `search_deeper`), and the deeper list is used only when the document holds at least as
-        many chunks: the same lists as one search after the other."""
+        many chunks: the same lists as one search after the other (the deeper list's first half,
+        `run_counting`)."""
         req = plan.request
         cites = any(not r.external for r in plan.refs)
         deeper_size = 2 * req.rerank.depth
@@ -690,9 +708,9 @@ class SearchService:
             fused, deeper, visible = self.run_counting(plan, deeper_size, deeper=True)
             timings["search"] = _ms(t)
             if visible >= deeper_size and deepens(req, fused, plan.body.get("size", 0), cites) \
-                    and auto_rerank(req, [source for source, _ in deeper], cites)[0] != "off":
+                    and auto_rerank(req, [source for source, _ in deeper.hits], cites, deeper.held)[0] != "off":
                 return deeper
-            return fused
+            return Deeper(fused, len(fused))
         fused = self.run(plan)
         timings["search"] = _ms(t)
         if deepens(req, fused, plan.body.get("size", 0), cites):
@@ -700,11 +718,11 @@ class SearchService:
             deeper = self.run(plan, bodies.resized(plan.body, deeper_size))
             timings["search_deeper"] = _ms(t)
             if auto_rerank(req, [source for source, _ in deeper], cites)[0] != "off":
-                return deeper  # else the document is short: the first list stands, unchanged
-        return fused
+                return Deeper(deeper, len(deeper))  # else the document is short: the first list stands, unchanged
+        return Deeper(fused, len(fused))
 
     def second_stage(self, req: SearchRequest, plan: SearchPlan, fused: list[tuple[dict, float]],
-                     timings: dict[str, float], warnings: list[str] | None = None
+                     timings: dict[str, float], warnings: list[str] | None = None, held: int | None = None
                      ) -> tuple[list[dict], dict[str, float], str | None]:
         """The fused list after the request's reranker (if any): the sources in their final order,
         the reranker's score by chunk_id, and why nothing is left when the threshold dropped all.
@@ -718,7 +736,7 @@ class SearchService:
         depth = req.rerank.depth
         cited = [f"{r.kind} {r.label}" for r in plan.refs if not r.external]
         sources = [source for source, _ in fused]
-        method, weight = auto_rerank(req, sources, bool(cited))
+        method, weight = auto_rerank(req, sources, bool(cited), held)
         if method == "off" or not sources:
             return sources, {}, None
         why_not = f"the question cites {', '.join(cited)}" if cited else None
@@ -804,9 +822,9 @@ class SearchService:
         # relevance's statistics of the question, asked while the first stage runs
         public = relevance.statistics_index(plan.index)
         stats = self._beside.submit(relevance.question_statistics, self.store, public, plan.focused or req.query)
-        fused = self.first_stage(plan, timings)
+        fused, held = self.first_stage(plan, timings)
         notes: list[str] = []
-        sources, scores, reason = self.second_stage(req, plan, fused, timings, notes)
+        sources, scores, reason = self.second_stage(req, plan, fused, timings, notes, held)
         sources = sources[: req.k]
         # and the hits' terms while the expansion is fetched (the clauses it adds are read after it)
         warming = self._beside.submit(relevance.passage_terms, self.store, public, relevance.passage_texts(sources)) \
@@ -951,8 +969,8 @@ class SearchService:
         k = max(req.k, min(200, budget // 150 + 1))
         plan = self.plan(req.replace(k=k, expand_xrefs=False))
         timings = dict(plan.timings)
-        fused = self.first_stage(plan, timings)
-        hits = self.second_stage(req, plan, fused, timings)[0][:k]
+        fused, held = self.first_stage(plan, timings)
+        hits = self.second_stage(req, plan, fused, timings, held=held)[0][:k]
         fetched: dict[str, dict] = {}
         if attach and hits:
             t = time.perf_counter()
@@ -1092,7 +1110,7 @@ def _one_document(sources: list[dict]) -> bool:
     return len({source["doc_id"] for source in sources}) == 1
 
 
-def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[str, float]:
+def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool, held: int | None = None) -> tuple[str, float]:
     """The second stage a request runs over its fused list (`sources`, ranked): (method, weight).
     An explicit method runs as asked. `auto` runs the clause rescorer (blended `AUTO_RERANK_WEIGHT`,
     with `AUTO_RERANK_LEXICAL` of a BM25 over the clauses' own text where `lexical_share` allows)
@@ -1101,10 +1119,11 @@ def auto_rerank(req: SearchRequest, sources: list[dict], cites: bool) -> tuple[s
     articles carry the same document summary in their vectors and the clause alone tells them
     apart. A short document, or a list over several documents (the clause says nothing of which
     document it is in), keeps the fused order (docs/results.md, "The clause rescorer inside one
-    long document")."""
+    long document"). `held`: how many hits the search of `sources` holds, where the list is its
+    first part only (`SearchService.run_counting`; default: the list's length)."""
     if req.rerank.method != "auto":
         return req.rerank.method, req.rerank.weight
-    full = len(sources) >= 2 * req.rerank.depth
+    full = (len(sources) if held is None else held) >= 2 * req.rerank.depth
     if cites or not full or not _one_document(sources):
         return "off", req.rerank.weight
     return AUTO_RERANK, AUTO_RERANK_WEIGHT

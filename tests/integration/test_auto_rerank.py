@@ -109,7 +109,9 @@ def test_a_question_routed_to_one_short_document_is_searched_once(service, sampl
     assert plan.routing == "filter" and len(plan.routed) == 1  # routed by its name, to one document
     counted, deeper, visible = service.run_counting(plan, 100, deeper=True)
     assert 0 < visible < 100  # the NDA's chunks (fewer than the deeper list's size)
-    assert len(deeper) == visible and service.run_counting(plan, 100)[1] is None
+    # the deeper list's first half comes back (the NDA's best 50 chunks), and how many it holds
+    assert len(deeper.hits) == min(visible, 50) and deeper.held == visible
+    assert service.run_counting(plan, 100)[1] is None
     plain = service.run(plan)  # the same list as the named pipeline gives, with the count beside it
     assert [s["chunk_id"] for s, _ in counted] == [s["chunk_id"] for s, _ in plain]
     assert [score for _, score in counted] == pytest.approx([score for _, score in plain])
@@ -125,8 +127,39 @@ def test_a_question_routed_to_one_long_document_still_gets_the_deeper_list(servi
     assert plan.routing == "filter" and len(plan.routed) == 1  # the index's one document
     first, deeper, visible = service.run_counting(plan, 100, deeper=True)
     assert visible == 100  # counted up to the deeper list's size: long enough
-    assert [s["chunk_id"] for s, _ in deeper] == [s["chunk_id"] for s, _ in service.run(plan, bodies.resized(plan.body, 100))]
+    # the first half of the 100-deep list, ranked (and scored) exactly as the whole list ranks it
+    whole = service.run(plan, bodies.resized(plan.body, 100))
+    assert deeper.held == 100 and [s["chunk_id"] for s, _ in deeper.hits] == [s["chunk_id"] for s, _ in whole[:50]]
+    assert [score for _, score in deeper.hits] == pytest.approx([score for _, score in whole[:50]])
     assert [s["chunk_id"] for s, _ in first] == [s["chunk_id"] for s, _ in service.run(plan)]
     default = ask(service, index, "Within how long must a landlord protect the deposit?")
     # the deeper list came in the first search's round trip, and the clause rescorer read it
     assert default.rerank == "clause" and "search_deeper" not in default.timings_ms
+
+
+@pytest.fixture(scope="module")
+def repealed_statute(store, run_ingest, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("repealed-statute")
+    articles = [f"({caption})\nArticle {n}  {text} This rule applied to case {n} of the old Code."
+                for n in range(1, 121) for caption, text in [TOPICS[n % len(TOPICS)]]]
+    (folder / "old-code-of-testland.txt").write_text("The Old Civil Code of Testland\n\n" + "\n".join(articles) + "\n")
+    (folder / "old-code-of-testland.meta.json").write_text(
+        '{"title": "The Old Civil Code of Testland", "doc_type": "statute", "valid_from": "2010-01-01", '
+        '"valid_to": "2020-01-01", "public": true}')
+    with ingested_index(store, run_ingest, "test-auto-rerank-old", [folder], embedder="minilm") as found:
+        yield found
+
+
+def test_a_deeper_list_of_text_no_longer_in_force_is_read_whole(service, repealed_statute):
+    """The current prior moves text not in force today down the list, so the deeper list's first half
+    may need a later hit: where one of its chunks is not in force, the whole list is asked for, and
+    what the search reads is still the whole list's first half, in its order."""
+    index = repealed_statute[0]
+    plan = service.plan(SearchRequest(query="Within how long must a landlord protect the deposit?", index=index, k=10))
+    assert plan.current and plan.routing == "filter" and len(plan.routed) == 1
+    _, deeper, visible = service.run_counting(plan, 100, deeper=True)
+    whole = service.run(plan, bodies.resized(plan.body, 100))
+    assert visible == deeper.held == 100 and len(whole) == 100
+    assert [s["chunk_id"] for s, _ in deeper.hits] == [s["chunk_id"] for s, _ in whole[:50]]
+    assert [score for _, score in deeper.hits] == pytest.approx([score for _, score in whole[:50]])
+    assert ask(service, index, "Within how long must a landlord protect the deposit?").rerank == "clause"

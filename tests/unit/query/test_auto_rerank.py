@@ -5,7 +5,7 @@ spare a request a round trip or an embedding (pure logic)."""
 from __future__ import annotations
 
 import pytest
-from legalsearch.query.bodies import count_body, filter_clauses, lexical_body, resized
+from legalsearch.query.bodies import count_body, deep_page, filter_clauses, lexical_body, resized
 from legalsearch.query.models import (
     AUTO_RERANK,
     AUTO_RERANK_LEXICAL,
@@ -82,6 +82,25 @@ def test_the_clause_rescorer_runs_on_a_long_document_only():
     # a method asked for runs as asked, with its own weight
     assert auto_rerank(REQ.replace(rerank="e5", rerank_weight=0.4), [], cites=False) == ("e5", 0.4)
     assert auto_rerank(REQ.replace(rerank="off"), one_long, cites=False)[0] == "off"
+
+
+def test_the_first_half_of_a_deeper_list_says_how_many_the_list_holds():
+    one_long = [s for s, _ in fused(100)]
+    # 50 hits read of a list that holds 100: long enough; of one that holds 99: not
+    assert auto_rerank(REQ, one_long[:50], cites=False, held=100)[0] == "clause"
+    assert auto_rerank(REQ, one_long[:50], cites=False, held=99)[0] == "off"
+
+
+def test_a_deep_page_ranks_as_deep_and_returns_its_first_part():
+    body = {"size": 10, "query": {"hybrid": {"queries": [{"match": {"text": "x"}},
+                                                         {"knn": {"vector": {"vector": [0.1], "k": 10}}}]}}}
+    page = deep_page(body, 100, 50)
+    assert page["size"] == 50 and page["track_total_hits"] == 100
+    assert page["query"]["hybrid"]["pagination_depth"] == 100  # normalised over what 100 hits see
+    assert page["query"]["hybrid"]["queries"][1]["knn"]["vector"]["k"] == 100
+    assert body["size"] == 10 and "pagination_depth" not in body["query"]["hybrid"]  # the plan's body untouched
+    plain = deep_page({"size": 10, "query": {"knn": {"vector": {"vector": [0.1], "k": 10}}}}, 100, 50)
+    assert plain["size"] == 50 and plain["query"]["knn"]["vector"]["k"] == 100 and "hybrid" not in plain["query"]
 
 
 def test_a_response_names_the_reranker_that_ran():
