@@ -35,6 +35,10 @@ def passage_text(source: dict) -> str:
     return "\n".join(p for p in parts if p.strip())
 
 
+Known = tuple[object, str, list[float]]
+"""A question already embedded: (the embedder, the text, its vector)."""
+
+
 class EmbedderRescorer:
     """Cosine between the question and one text of each source (`passage_text` or `clause_text`),
     by a bi-encoder; source embeddings are read from and written to the embedding cache."""
@@ -50,10 +54,16 @@ class EmbedderRescorer:
         first question, for `legalsearch index warm-rerank`)."""
         return embed_with_cache(self._embedder, [self._text(s) for s in sources], self._cache)
 
-    def score(self, query: str, sources: list[dict]) -> list[float]:
+    def score(self, query: str, sources: list[dict], known: Known | None = None) -> list[float]:
+        """Cosines of `query` to the sources' texts; `known`: the question already embedded by this
+        rescorer's own embedder (the search's vector), which is then not embedded again."""
         if not sources:
             return []
-        return [float(x) for x in self.warm(sources) @ self._embedder.embed_query(query)]
+        if known is not None and known[0] is self._embedder and known[1] == query:
+            vector = np.asarray(known[2], dtype=np.float32)
+        else:
+            vector = self._embedder.embed_query(query)
+        return [float(x) for x in self.warm(sources) @ vector]
 
 
 class EnsembleRescorer:
@@ -68,16 +78,22 @@ class EnsembleRescorer:
         for member in self.members:
             member.warm(sources)
 
-    def parts(self, query: str, sources: list[dict]) -> list[list[float]]:
-        return [m.score(query, sources) for m in self.members]
+    def parts(self, query: str, sources: list[dict], known: Known | None = None) -> list[list[float]]:
+        return [m.score(query, sources, known) if isinstance(m, EmbedderRescorer) else m.score(query, sources)
+                for m in self.members]
 
-    def score(self, query: str, sources: list[dict]) -> list[float]:
-        return _mean(self.parts(query, sources)) if sources else []
+    def score(self, query: str, sources: list[dict], known: Known | None = None) -> list[float]:
+        return _mean(self.parts(query, sources, known)) if sources else []
 
 
-def _parts(reranker, query: str, sources: list[dict]) -> list[list[float]]:
-    """One list of scores per rescorer: an ensemble's members, or the reranker alone."""
-    return reranker.parts(query, sources) if isinstance(reranker, EnsembleRescorer) else [reranker.score(query, sources)]
+def _parts(reranker, query: str, sources: list[dict], known: Known | None = None) -> list[list[float]]:
+    """One list of scores per rescorer: an ensemble's members, or the reranker alone (a bi-encoder
+    reads `known`, the others embed nothing)."""
+    if isinstance(reranker, EnsembleRescorer):
+        return reranker.parts(query, sources, known)
+    if isinstance(reranker, EmbedderRescorer):
+        return [reranker.score(query, sources, known)]
+    return [reranker.score(query, sources)]
 
 
 def _mean(parts: list[list[float]]) -> list[float]:
@@ -212,8 +228,8 @@ def _neighbours(sources: list[dict]) -> list[list[int]]:
 
 
 def rerank(reranker, query: str, sources: list[dict], first: list[float] | None = None, weight: float = 1.0,
-           neighbours: float = 0.0, lexical: list[float] | None = None, lexical_weight: float = 0.0
-           ) -> tuple[list[tuple[dict, float]], float]:
+           neighbours: float = 0.0, lexical: list[float] | None = None, lexical_weight: float = 0.0,
+           known: Known | None = None) -> tuple[list[tuple[dict, float]], float]:
     """Sources reordered by the reranker's score (ties keep the first-stage order) + seconds taken.
 
     With `weight` below 1 and the first-stage scores `first`, the order is a blend: `weight` x the
@@ -225,12 +241,14 @@ def rerank(reranker, query: str, sources: list[dict], first: list[float] | None 
     With `neighbours` > 0, each source then gains that share of the best blended score among its
     neighbours in the shortlist (the chunks right before and after it in its document): an answer
     often runs over adjacent clauses, and a clause next to a likely one is likelier itself. The
-    score returned with each source is the reranker's own, whatever the blend.
+    score returned with each source is the reranker's own, whatever the blend. `known`: (embedder,
+    question, vector) of the search's own question vector, which a bi-encoder of that embedder reads
+    instead of embedding the question again.
     """
     start = time.perf_counter()
     if not sources:
         return [], time.perf_counter() - start
-    parts = _parts(reranker, query, sources)
+    parts = _parts(reranker, query, sources, known)
     scores = _mean(parts) if len(parts) > 1 else parts[0]
     lexical_weight = lexical_weight if lexical else 0.0
     if lexical and len(lexical) != len(sources):

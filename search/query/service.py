@@ -751,8 +751,11 @@ class SearchService:
         share = lexical_share(req, question, shortlist)
         t = time.perf_counter()
         lexical = self._beside.submit(self.lexical_scores, plan, question, shortlist) if share else None
+        # the question as the search embedded it (plan.focused or the question): the clause rescorer
+        # runs the index's own embedder on the same text, so it reads that vector instead
+        known = (self.embedders.for_query(plan.meta), question, plan.vector) if plan.vector is not None else None
         ranked, _ = rerank(reranker, question, shortlist, [score for _, score in fused[:depth]], weight,
-                           req.rerank.neighbours, lexical.result() if lexical else None, share)
+                           req.rerank.neighbours, lexical.result() if lexical else None, share, known)
         timings["rerank"] = _ms(t)
         sources = [s for s, _ in ranked] + sources[depth:]
         scores = {s["chunk_id"]: sc for s, sc in ranked}

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from legalsearch.errors import ConfigError
-from legalsearch.query.rerank import EnsembleRescorer, Rerankers, clause_text, rerank
+from legalsearch.query.rerank import EmbedderRescorer, EnsembleRescorer, Rerankers, clause_text, rerank
 
 
 class Fixed:
@@ -111,3 +112,35 @@ def test_lexical_shares_that_leave_nothing_coherent_are_refused():
         rerank(Fixed("x", [1, 2, 3, 4]), "q", SOURCES, [1, 2, 3, 4], 0.9, lexical=[1, 2, 3, 4], lexical_weight=0.2)
     with pytest.raises(ValueError, match="3 lexical scores for 4 sources"):
         rerank(Fixed("x", [1, 2, 3, 4]), "q", SOURCES, [1, 2, 3, 4], 0.5, lexical=[1, 2, 3], lexical_weight=0.2)
+
+
+class Counting:
+    """An embedder that embeds each text as its length along one axis, and counts the questions."""
+
+    cache_key = "counting"
+
+    def __init__(self):
+        self.questions = 0
+
+    def embed_query(self, text):
+        self.questions += 1
+        return np.array([1.0, 0.0], dtype=np.float32)
+
+    def embed_passages(self, texts):
+        return np.array([[float(len(t)), 1.0] for t in texts], dtype=np.float32)
+
+
+def test_a_bi_encoder_reads_the_search_s_own_question_vector_instead_of_embedding_it_again():
+    embedder = Counting()
+    rescorer = EmbedderRescorer("clause", embedder, lambda s: s["text"])
+    sources = [{"chunk_id": "a", "text": "abc"}, {"chunk_id": "b", "text": "abcdef"}]
+    fresh = rescorer.score("q", sources)
+    assert embedder.questions == 1
+    known = (embedder, "q", [1.0, 0.0])
+    assert rescorer.score("q", sources, known) == fresh and embedder.questions == 1  # not embedded again
+    # another text, or another embedder's vector: embedded as before
+    rescorer.score("other question", sources, known)
+    rescorer.score("q", sources, (Counting(), "q", [1.0, 0.0]))
+    assert embedder.questions == 3
+    ranked, _ = rerank(rescorer, "q", sources, known=known)
+    assert ids(ranked) == ["b", "a"] and embedder.questions == 3
