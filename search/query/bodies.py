@@ -450,10 +450,11 @@ def names_carried(score: float | None) -> int:
 
 def naming_body(words: list[str], filters: Filters, size: int) -> dict:
     """The documents that carry the question's rare words in a name field, best first: by how many
-    of the words each carries (`NAMING_WORD_WEIGHT` apiece), then by relevance."""
+    of the words each carries (`NAMING_WORD_WEIGHT` apiece), then by relevance; with each one's
+    chunk count (how deep a search inside it can go)."""
     per_word = [{"constant_score": {"filter": {"multi_match": {"query": w, "fields": NAME_FIELDS}},
                                     "boost": NAMING_WORD_WEIGHT}} for w in words]
-    return {"size": size, "_source": ROUTING_SOURCE,
+    return {"size": size, "_source": [*ROUTING_SOURCE, "chunk_count"],
             "query": {"bool": {"should": [*per_word, {"multi_match": {"query": " ".join(words), "fields": NAME_FIELDS,
                                                                       "type": "most_fields"}}],
                                "minimum_should_match": 1, "filter": filter_clauses(filters)}}}

@@ -89,9 +89,10 @@ from legalsearch.store import Store, msearch_error
 log = logging.getLogger(__name__)
 
 
-DOC_FACTS = ["doc_key", "title", "doc_type", "language", "valid_from"]
-"""What the plan reads of a registry entry besides its profile: its language (across_language) and
-what identifies its text in another language (plan.edition)."""
+DOC_FACTS = ["doc_key", "title", "doc_type", "language", "valid_from", "chunk_count"]
+"""What the plan reads of a registry entry besides its profile: its language (across_language),
+what identifies its text in another language (plan.edition) and how many chunks it holds (how deep
+a search inside it can go: first_stage)."""
 
 
 class Deeper(NamedTuple):
@@ -416,9 +417,12 @@ class SearchService:
         return language if language and language != question else None
 
     def remember_doc(self, docs_index: str, key: str, source: dict) -> None:
-        """Keep what the plan reads of a registry entry (`DOC_FACTS`): its language and its `plan.edition`."""
+        """Keep what the plan reads of a registry entry (`DOC_FACTS`): its language, its `plan.edition`
+        and its chunk count."""
         self._doc_language[(docs_index, key)] = source.get("language")
         self._doc_edition[(docs_index, key)] = edition(source)
+        if isinstance(source.get("chunk_count"), int):  # kept while the registry is unchanged
+            self._registry.put(docs_index, ("chunks", key), source["chunk_count"])
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
@@ -619,6 +623,9 @@ class SearchService:
         most = bodies.names_carried(hits[0]["_score"]) if hits else 0
         named = [h["_source"]["doc_key"] for h in hits if bodies.names_carried(h["_score"]) >= most]
         self._registry.put(docs_index, key, tuple(named))
+        for h in hits:  # how many chunks each holds: a search inside one can tell its depth ahead (first_stage)
+            if isinstance(h["_source"].get("chunk_count"), int):
+                self._registry.put(docs_index, ("chunks", h["_source"]["doc_key"]), h["_source"]["chunk_count"])
         log.debug("named by %s: %s", rare, named)
         return rare, named
 
@@ -679,17 +686,31 @@ class SearchService:
         current prior moves it down, so a later one may come up) is the whole list asked for."""
         inline = plan.pipeline[1] if plan.pipeline else None  # the pipeline's body, given inline
         batch = [(plan.index, plan.body, inline), (plan.index, bodies.count_body(plan.filters, limit), None)]
+        page = max(limit // 2, plan.body.get("size", 0))
         if deeper:
-            page = max(limit // 2, plan.body.get("size", 0))
             batch.append((plan.index, bodies.deep_page(plan.body, limit, page), inline))
         answers = self.store.msearch(batch)
-        deep = None
-        if deeper:
-            held = min(limit, int(answers[2]["hits"]["total"]["value"]))
-            if plan.current and any(not_in_force(h["_source"], plan.current[0]) for h in answers[2]["hits"]["hits"]):
-                answers[2] = self.store.msearch([(plan.index, bodies.resized(plan.body, limit), inline)])[0]
-            deep = Deeper(self.ranked(plan, answers[2])[:page], held)
+        deep = self.deeper_of(plan, answers[2], limit, page) if deeper else None
         return self.ranked(plan, answers[0]), deep, int(answers[1]["hits"]["total"]["value"])
+
+    def run_deeper(self, plan: SearchPlan, limit: int) -> tuple[Deeper, int]:
+        """`run_counting`'s deeper list and count without the plan's own list: for a document known to
+        hold at least `limit` chunks, where the deeper list is the one read unless the caller's filters
+        leave fewer."""
+        inline = plan.pipeline[1] if plan.pipeline else None
+        page = max(limit // 2, plan.body.get("size", 0))
+        answers = self.store.msearch([(plan.index, bodies.count_body(plan.filters, limit), None),
+                                      (plan.index, bodies.deep_page(plan.body, limit, page), inline)])
+        return self.deeper_of(plan, answers[1], limit, page), int(answers[0]["hits"]["total"]["value"])
+
+    def deeper_of(self, plan: SearchPlan, answer: dict, limit: int, page: int) -> Deeper:
+        """The `Deeper` of the answer to `bodies.deep_page`; the whole list asked for where one of its
+        chunks is not in force today (`run_counting`)."""
+        held = min(limit, int(answer["hits"]["total"]["value"]))
+        if plan.current and any(not_in_force(h["_source"], plan.current[0]) for h in answer["hits"]["hits"]):
+            inline = plan.pipeline[1] if plan.pipeline else None
+            answer = self.store.msearch([(plan.index, bodies.resized(plan.body, limit), inline)])[0]
+        return Deeper(self.ranked(plan, answer)[:page], held)
 
     def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> Deeper:
         """The fused list of the plan (`run`) and how many hits its search holds, and under `rerank: auto` the same search twice as
@@ -705,6 +726,20 @@ class SearchService:
         deeper_size = 2 * req.rerank.depth
         t = time.perf_counter()
         if counts_first(req, plan, cites):
+            held = self._registry.get(plan.docs_index, ("chunks", plan.routed[0]))
+            if isinstance(held, int) and held < deeper_size:  # no list inside it can be deeper than it is
+                fused = self.run(plan)
+                timings["search"] = _ms(t)
+                return Deeper(fused, len(fused))
+            if isinstance(held, int):  # long enough, as a rule: the deeper list and the count alone
+                deeper, visible = self.run_deeper(plan, deeper_size)
+                if visible >= deeper_size and deeper.held >= deeper_size \
+                        and auto_rerank(req, [source for source, _ in deeper.hits], cites, deeper.held)[0] != "off":
+                    timings["search"] = _ms(t)
+                    return deeper
+                fused = self.run(plan)  # fewer under the caller's filters: the first list, as it would be
+                timings["search"] = _ms(t)
+                return Deeper(fused, len(fused))
             fused, deeper, visible = self.run_counting(plan, deeper_size, deeper=True)
             timings["search"] = _ms(t)
             if visible >= deeper_size and deepens(req, fused, plan.body.get("size", 0), cites) \

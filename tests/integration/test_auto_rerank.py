@@ -163,3 +163,43 @@ def test_a_deeper_list_of_text_no_longer_in_force_is_read_whole(service, repeale
     assert [s["chunk_id"] for s, _ in deeper.hits] == [s["chunk_id"] for s, _ in whole[:50]]
     assert [score for _, score in deeper.hits] == pytest.approx([score for _, score in whole[:50]])
     assert ask(service, index, "Within how long must a landlord protect the deposit?").rerank == "clause"
+
+
+def _searches(service, monkeypatch):
+    """Every search body the service sends from now on (searches and msearch sub-requests), in order."""
+    sent = []
+    search, msearch = service.store.search, service.store.msearch
+
+    def one(index, body, *args, **kw):
+        sent.append(body)
+        return search(index, body, *args, **kw)
+
+    def many(requests, *args, **kw):
+        sent.extend(body for _, body, _ in requests)
+        return msearch(requests, *args, **kw)
+
+    monkeypatch.setattr(service.store, "search", one)
+    monkeypatch.setattr(service.store, "msearch", many)
+    return sent
+
+
+def test_a_document_whose_length_routing_read_is_searched_as_deep_as_it_can_be(service, sample_index, long_statute,
+                                                                              monkeypatch):
+    """The registry's chunk count, read with the document's name: a short NDA gets its one list (no
+    deeper list, no count), a long statute its deeper list and count only (no first list); each the
+    same hits as without it."""
+    nda = "In the NDA with Initech, how long do the confidentiality obligations last?"
+    before = ask(service, sample_index[0], nda)  # its name looked up (and its chunk count with it)
+    sent = _searches(service, monkeypatch)
+    again = ask(service, sample_index[0], nda)
+    ranking = [b for b in sent if "hybrid" in b.get("query", {})]
+    assert len(ranking) == 1 and ranking[0]["size"] < 50 and not any(b.get("size") == 0 for b in sent)
+    assert [h.chunk_id for h in again.hits] == [h.chunk_id for h in before.hits]
+    question = "Within how long must a landlord protect the deposit?"
+    first = ask(service, long_statute[0], question)  # routing reads the statute's record (its chunk count)
+    sent.clear()
+    second = ask(service, long_statute[0], question)
+    lists = [b for b in sent if "hybrid" in b.get("query", {}) and b["size"] >= 10]  # not routing's own
+    assert [b["size"] for b in lists] == [50] and lists[0]["query"]["hybrid"]["pagination_depth"] == 100
+    assert first.rerank == second.rerank == "clause"
+    assert [h.chunk_id for h in second.hits] == [h.chunk_id for h in first.hits]
