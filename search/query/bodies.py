@@ -353,14 +353,20 @@ def sub_queries(body: dict) -> list[dict]:
     return list(query["hybrid"]["queries"]) if "hybrid" in query else [query]
 
 
-def ids_query(chunk_ids: list[str], filters: Filters) -> dict:
+EXPANSION_EXCLUDES = [*SOURCE_EXCLUDES, "xrefs", "xref_chunk_ids", "definition_chunk_ids", "uses_terms"]
+"""What a clause expansion adds is shown, scored and cited, never expanded again: its own references,
+definitions and terms (half the bytes of a chunk that cites a whole article) are not fetched."""
+
+
+def ids_query(chunk_ids: list[str], filters: Filters, excludes: list[str] | None = None) -> dict:
     """Fetch chunks by id under the same filters (used by expansion: ACL and dates still apply). The
     documents routing chose (`doc_keys`) do not bound it: an id names its chunk already, and an
-    amendment's clause reaches the agreement it amends (`index.links`) when routing kept only one."""
+    amendment's clause reaches the agreement it amends (`index.links`) when routing kept only one.
+    `excludes`: the source fields left out (default `SOURCE_EXCLUDES`)."""
     unrouted = filters.model_copy(update={"doc_keys": ()}) if filters.doc_keys else filters
     return {
         "size": len(chunk_ids),
-        "_source": {"excludes": SOURCE_EXCLUDES},
+        "_source": {"excludes": SOURCE_EXCLUDES if excludes is None else excludes},
         "query": {"bool": {"filter": [{"ids": {"values": chunk_ids}}, *filter_clauses(unrouted)]}},
     }
 

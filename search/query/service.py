@@ -913,7 +913,7 @@ class SearchService:
         leaves relevance out (`relevance_of`)."""
         wanted = expand.targets(sources, req.expansion.xrefs, req.expansion.definitions, req.expansion.limit)
         ids = sorted({cid for cids in wanted.values() for cid in cids})
-        batch = [(plan.index, bodies.ids_query(ids, plan.filters), None)] if ids else []
+        batch = [(plan.index, bodies.ids_query(ids, plan.filters, bodies.EXPANSION_EXCLUDES), None)] if ids else []
         scored = list(dict.fromkeys([s["chunk_id"] for s in sources] + ids))
         if plan.vector is not None and scored:
             batch.append((plan.index, relevance.cosine_body(plan.vector, scored), None))

@@ -79,6 +79,21 @@ def test_ids_query_keeps_acl():
     assert PUBLIC_ONLY in body["query"]["bool"]["filter"]
 
 
+def test_an_expansion_fetches_what_it_shows_not_what_it_would_expand():
+    body = bodies.ids_query(["a:1:0001"], Filters(), bodies.EXPANSION_EXCLUDES)
+    assert {"xrefs", "xref_chunk_ids", "definition_chunk_ids", "uses_terms", "vector"} <= set(body["_source"]["excludes"])
+    # what a hit shows, cites and relevance reads stays
+    assert not {"text", "heading_path", "section", "summary", "doc_title", "amended_by_chunk_ids"} & set(
+        body["_source"]["excludes"])
+    assert bodies.ids_query(["a:1:0001"], Filters())["_source"]["excludes"] == bodies.SOURCE_EXCLUDES
+
+
+def test_in_force_reads_access_and_validity_only():
+    body = bodies.in_force_query(["x:1:0001"], Filters(as_of="2024-12-31", doc_types=("nda",), groups=("g",)))
+    assert body["_source"] is False
+    assert body["query"]["bool"]["filter"][1:] == bodies.filter_clauses(Filters(as_of="2024-12-31", groups=("g",)))
+
+
 def test_routing_body_filters_documents_too():
     body = bodies.routing_body("NDA between Acme and Globex", [0.0, 1.0], Filters(groups=("x",)), 3)
     bm25, knn = body["query"]["hybrid"]["queries"]
