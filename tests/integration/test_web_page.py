@@ -98,13 +98,17 @@ def test_log_in_search_filter_open_and_no_privileged_text(browser, page_server, 
     assert why.get_attribute("aria-expanded") == "true"
     first.screenshot(path=str(SHOTS / "why-this-hit.png"))
 
-    # one hit: the clauses 14.3 cites (14.1, 14.2) are shown under it, not after the list
+    # one hit: the amendment that changes 14.3 and the clauses 14.3 cites (14.1, 14.2) are shown under
+    # it, not after the list, each said for what it is
     _search(page, index, "What is the liability cap in clause 14.3?", k="1")
     assert page.locator("#results > li").count() == 1
     only = page.locator("#results > li").first
     cited = only.locator(":scope > ul.cited > li .citation").all_text_contents()
     assert any("14.1" in c for c in cited) and any("14.2" in c for c in cited), cited
-    assert "Clauses this hit cites" in only.text_content()
+    assert any("Amendment No. 1" in c for c in cited), cited
+    assert only.locator(":scope > .cited-title").text_content() == \
+        "Amendments that change this clause, and the clauses it cites:"
+    assert "1 amendment that changes them" in page.locator("#status").text_content()
     page.screenshot(path=str(SHOTS / "cited-under-hit.png"))
     page.fill("#k", "5")
 

@@ -110,6 +110,7 @@
   function hitItem(hit) {
     const item = el("li", null, "hit");
     item.dataset.chunkId = hit.chunk_id;
+    item.dataset.via = hit.via;
     const head = el("div");
     head.append(el("span", hit.citation, "citation"));
     const added = { definition: "definition", amended_by: "amendment" }[hit.via.split(":")[0]] || "cited";
@@ -158,8 +159,10 @@
       status.append(box);
     } else {
       const retrieved = response.hits.filter((h) => h.via === "retrieval").length;
-      const added = response.hits.length - retrieved;
-      status.textContent = `${retrieved} hits` + (added ? ` and ${added} clauses they cite` : "")
+      const amending = response.hits.filter((h) => h.via.startsWith("amended_by:")).length;
+      const added = response.hits.length - retrieved - amending;
+      status.textContent = `${retrieved} hits` + (added ? `, ${added} clauses they cite` : "")
+        + (amending ? `, ${amending} amendment${amending === 1 ? "" : "s"} that change${amending === 1 ? "s" : ""} them` : "")
         + (response.routed_docs.length
         ? ` (routed to ${response.routed_docs.join(", ")})` : "");
     }
@@ -183,6 +186,16 @@
         citing.append(cited);
       }
       cited.append(hitItem(hit));
+      if (hit.via.startsWith("amended_by:")) citing.dataset.amended = "1";
+    }
+    for (const item of items.values()) {  // an amendment under the clause it changes is not a clause it cites
+      const title = item.querySelector(":scope > .cited-title");
+      if (title && item.dataset.amended) {
+        const cites = item.querySelectorAll(":scope > .cited > li").length
+          > item.querySelectorAll(":scope > .cited > li[data-via^='amended_by:']").length;
+        title.textContent = cites ? "Amendments that change this clause, and the clauses it cites:"
+          : "Amendments that change this clause:";
+      }
     }
     for (const hit of orphans) $("results").append(hitItem(hit));
   }
