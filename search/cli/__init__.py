@@ -1454,12 +1454,16 @@ def eval_legalbench(client, data_dir, scope, config_paths, ks, budgets, subsets,
 @click.option("--corpus", "corpus_paths", multiple=True, type=click.Path(exists=True, path_type=Path),
               help="The documents the --baseline reads (the folder the index was built from; default: --ingest; "
                    "--manifest applies to them too). Repeatable.")
+@click.option("--public", "public_if_no_acl", is_flag=True,
+              help="The --baseline reads documents whose metadata has no acl as public, as `ingest --public` did "
+                   "for the index (and --ingest here).")
 @click.option("--baseline-only", is_flag=True, help="Score the --baseline alone (no index, no search).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bars.")
 @json_option
 @click.pass_obj
 def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, modes, routings, fusions, config_paths,
-              overrides, split, stat_test, out_dir, baseline, corpus_paths, baseline_only, quiet, as_json) -> None:
+              overrides, split, stat_test, out_dir, baseline, corpus_paths, public_if_no_acl, baseline_only, quiet,
+              as_json) -> None:
     """Score a gold set (JSONL: query, type, expected doc/section, as_of, groups, must_not):
     hit@5, hit@10, MRR, nDCG@10 and first-correct rank by query type and language (and by failure
     class when the items' notes carry a `[class:NAME]` tag), cross-reference recall and access /
@@ -1498,10 +1502,15 @@ def eval_gold(client, gold_file, index, ingest_path, manifest, embedder, k, mode
         parsed, failures = load_corpus(corpus_paths, manifest=manifest)
         for failure in failures:
             click.echo(f"baseline: not loaded: {failure}", err=True)
-        scores[baseline], floor_info = floor_gold(items, parsed, k=k, progress=not quiet)
+        scores[baseline], floor_info = floor_gold(items, parsed, k=k, progress=not quiet,
+                                                  public_if_no_acl=bool(public_if_no_acl))
         floor_info["not_loaded"] = failures
+        if parsed and not floor_info["public_documents"] and not any(item.groups for item in items):
+            click.echo(f"baseline: none of the {len(parsed)} documents is public (no acl, no \"public\": true): "
+                       "the floor finds nothing; give --public if the index was ingested with it", err=True)
     if ingest_path:
-        client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder)
+        client.ingest([ingest_path], manifest=manifest, index=name, embedder=embedder,
+                      **({"public_if_no_acl": True} if public_if_no_acl else {}))
     if baseline_only:
         pass
     elif config_paths:

@@ -126,6 +126,14 @@ class DocumentMeta(BaseModel):
             )
         return self
 
+    def public_by_default(self, public_if_no_acl: bool) -> DocumentMeta:
+        """This metadata as `ingest --public` reads it: with `public_if_no_acl`, a document whose
+        metadata names no acl and says nothing of `public` is public; an explicit "public": false
+        stands."""
+        if public_if_no_acl and not self.acl and "public" not in self.model_fields_set:
+            return self.model_copy(update={"public": True})
+        return self
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class PageSpan:

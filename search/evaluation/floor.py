@@ -460,11 +460,13 @@ class GoldPassages:
         return match
 
 
-def floor_documents(parsed: Sequence[Any]) -> list[FloorDocument]:
-    """FloorDocuments of documents loaded by the product's loader (`ParsedDocument`s)."""
+def floor_documents(parsed: Sequence[Any], public_if_no_acl: bool = False) -> list[FloorDocument]:
+    """FloorDocuments of documents loaded by the product's loader (`ParsedDocument`s); with
+    `public_if_no_acl`, read as `ingest --public` reads them (`DocumentMeta.public_by_default`)."""
+    metas = [doc.meta.public_by_default(public_if_no_acl) for doc in parsed]
     return [FloorDocument(doc.meta.doc_id, doc.meta.version, doc.text, doc.meta.language,
-                          _day(doc.meta.valid_from), _day(doc.meta.valid_to), bool(doc.meta.public),
-                          tuple(doc.meta.acl)) for doc in parsed]
+                          _day(doc.meta.valid_from), _day(doc.meta.valid_to), bool(meta.public),
+                          tuple(meta.acl)) for doc, meta in zip(parsed, metas, strict=True)]
 
 
 class FloorGoldSearcher:
@@ -511,21 +513,24 @@ def floor_legalbench(data_dir: Path, files: Sequence[Path], queries: Sequence[An
     return results, rows, info
 
 
-def floor_gold(items: Sequence[Any], parsed: Sequence[Any], k: int = 10, progress: bool = True
-               ) -> tuple[dict[str, Any], dict[str, Any]]:
+def floor_gold(items: Sequence[Any], parsed: Sequence[Any], k: int = 10, progress: bool = True,
+               public_if_no_acl: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
     """The floor on a gold set over its loaded corpus: (`score_gold` output, info). The info
     says how many expected passages the gold labels locate in the loaded documents (one that is
-    not located can be found by neither the floor nor a configuration)."""
+    not located can be found by neither the floor nor a configuration) and how many documents are
+    public (`public_if_no_acl`: as `ingest --public` read them)."""
     from legalsearch.evaluation.gold import score_gold
     from legalsearch.evaluation.runner import run_gold
 
-    index = FloorIndex(floor_documents(parsed))
+    documents = floor_documents(parsed, public_if_no_acl)
+    index = FloorIndex(documents)
     passages = GoldPassages.from_parsed(parsed)
     results = run_gold(items, FloorGoldSearcher(index), k=k, progress=progress)
     scores = score_gold(items, results, match=passages.matcher())
     expected = [p for item in items for p in item.expected]
     missing = sorted({f"{p.doc_id}#{p.section}" for p in expected if not passages.located(p)})
-    info = {**index.unit_stats(), "expected_passages": len(expected), "not_located": missing}
+    info = {**index.unit_stats(), "expected_passages": len(expected), "not_located": missing,
+            "public_documents": sum(d.public for d in documents), "documents": len(documents)}
     return scores, info
 
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from legalsearch.index import walls
 from legalsearch.parse.references import AMENDED_OWNERS, MONTHS_EN, MONTHS_IT, names_amended
 from legalsearch.store import Store
+from legalsearch.summarize.facts import find_dates
+from legalsearch.summarize.parties import find_parties
 
 _AMENDMENT_TITLE = re.compile(r"(?i)\b(?:amendment|addendum|variation|side\s+letter|supplemental|"
                               r"atto\s+modificativo|accordo\s+(?:modificativo|integrativo)|modifica)\b")
@@ -115,9 +117,30 @@ def date_forms(day: str | None) -> list[str]:
     return [_norm(f) for f in forms]
 
 
+OPENING_FACTS = 1500
+"""How much of a record's opening is read for its date and parties when its metadata gives none."""
+
+
+def candidate_dates(candidate: dict) -> list[str]:
+    """The dates a candidate agreement may be named by: its signing date, or where its metadata has
+    none, every date written in its opening ("THIS AGREEMENT is dated 4 March 2024")."""
+    if candidate.get("signed_at"):
+        return [str(candidate["signed_at"])[:10]]
+    return [d.isoformat() for d in dict.fromkeys(find_dates((candidate.get("opening") or "")[:OPENING_FACTS]))]
+
+
+def candidate_parties(candidate: dict) -> list[str]:
+    """A candidate's parties: its metadata's, or those its opening names ("between X and Y", "tra X e Y")."""
+    if candidate.get("parties"):
+        return list(candidate["parties"])
+    opening = (candidate.get("opening") or "")[:OPENING_FACTS]
+    return [p.name for p in find_parties(opening, candidate.get("language") or "en")]
+
+
 def score_candidate(amendment: dict, candidate: dict) -> tuple[int, list[str]]:
     """How well the amendment's opening names `candidate` (a registry record): 2 for its title, 2 for
-    its signing date, 1 for each party both name; and the signs found."""
+    its date, 1 for each party both name; and the signs found. Where the candidate's metadata gives
+    no date or parties, those its own opening writes (`candidate_dates`, `candidate_parties`)."""
     head = _norm(amendment.get("opening") or "")
     signs: list[str] = []
     score = 0
@@ -128,11 +151,11 @@ def score_candidate(amendment: dict, candidate: dict) -> tuple[int, list[str]]:
     if any(len(name) >= 6 and f" {name} " in f" {head} " for name in names):
         score += 2
         signs.append("title")
-    if any(f" {form} " in f" {head} " for form in date_forms(candidate.get("signed_at"))):
+    if any(f" {form} " in f" {head} " for day in candidate_dates(candidate) for form in date_forms(day)):
         score += 2
         signs.append("date")
     mine = {_party_core(p) for p in amendment.get("parties") or []}
-    shared = [p for p in candidate.get("parties") or []
+    shared = [p for p in candidate_parties(candidate)
               if _party_core(p) and (_party_core(p) in mine or f" {_party_core(p)} " in f" {head} ")]
     if shared:
         score += min(2, len(shared))
@@ -141,8 +164,10 @@ def score_candidate(amendment: dict, candidate: dict) -> tuple[int, list[str]]:
 
 
 def choose_target(amendment: dict, candidates: list[dict]) -> tuple[dict | None, str]:
-    """The record the amendment amends, or None and why: the best score of at least 3 with the title
-    or the date among its signs, signed no later than the amendment, alone at the top."""
+    """The record the amendment amends, or None and why: the best score of at least 4 with the title
+    or the date among its signs (an amendment names its agreement's title or date and both its
+    parties; "title, 1 party" is a look-alike agreement one of them signed with someone else), signed
+    no later than the amendment, alone at the top."""
     scored = []
     for c in candidates:
         if c.get("doc_id") == amendment.get("doc_id") or _AMENDMENT_TITLE.search(c.get("title") or ""):
@@ -153,7 +178,7 @@ def choose_target(amendment: dict, candidates: list[dict]) -> tuple[dict | None,
         if signed and mine and str(signed)[:10] > str(mine)[:10]:
             continue
         score, signs = score_candidate(amendment, c)
-        if score >= 3 and ("title" in signs or "date" in signs):
+        if score >= 4 and ("title" in signs or "date" in signs):
             scored.append((score, c, signs))
     if not scored:
         return None, "no document of this index that its opening names (by title or date, with its parties)"
@@ -246,7 +271,8 @@ def plan_links(amendment_chunks: list[dict], target_id: str, target_chunks: list
 
 _CHUNK_FIELDS = ["chunk_id", "doc_id", "doc_key", "position", "section", "heading_path", "xrefs",
                  "amended_by_chunk_ids"]
-_RECORD_FIELDS = ["doc_id", "doc_key", "title", "parties", "signed_at", "opening", "flags", "amends", "amended_by"]
+_RECORD_FIELDS = ["doc_id", "doc_key", "title", "parties", "signed_at", "opening", "language", "flags", "amends",
+                  "amended_by"]
 
 
 def amended_codes() -> list[str]:

@@ -287,8 +287,8 @@ def _prepare(source: Source, options: IngestOptions, report: IngestReport, write
     try:
         doc = source.load()
         # --public only fills a gap: an explicit "public": false in the metadata stands.
-        if options.public_if_no_acl and not doc.meta.acl and "public" not in doc.meta.model_fields_set:
-            doc = dataclasses.replace(doc, meta=doc.meta.model_copy(update={"public": True}))
+        if (meta := doc.meta.public_by_default(options.public_if_no_acl)) is not doc.meta:
+            doc = dataclasses.replace(doc, meta=meta)
         doc_report.doc_key = records.doc_key(doc.meta.doc_id, doc.meta.version)
         if doc_report.doc_key in seen:
             raise MetadataError(

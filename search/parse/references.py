@@ -76,8 +76,9 @@ _AMENDMENT_WORDS = (r"(?:amendment|addendum|variation|side\s+letter|supplemental
 _AMENDMENT_TITLE = re.compile(r"(?i)^\W*(?:[a-z]+\s+){0,3}" + _AMENDMENT_WORDS + r"\b")
 _THIS_AMENDMENT = re.compile(r"(?i)\b(?:this|the\s+present|il\s+presente|la\s+presente)\s+(?:[a-z]+\s+){0,3}"
                              + _AMENDMENT_WORDS + r"\b")
-_AMENDS = re.compile(r"(?i)\b(?:amend(?:s|ing|ed)?|modif(?:y|ies|ying|ica|icano|icare)|var(?:y|ies|ying|ied)"
-                     r"|variations?|supplement(?:s|ing|al)?|integra(?:re|no)?)\b")
+_AMENDS = re.compile(r"(?i)\b(?:amend(?:s|ing|ed)?|modif(?:y|ies|ying)|modific\w*|var(?:y|ies|ying|ied)"
+                     r"|variations?|supplement(?:s|ing|al)?|integra(?:re|no|to|ta|ti|te|tivo|zione|zioni)?"
+                     r"|sostitui(?:to|ta|ti|te|sce|scono|re))\b")
 
 
 def amends_another(text: str) -> bool:
@@ -136,7 +137,7 @@ def names_amended(code: str | None) -> bool:
     """Whether an external reference's `code` is the instrument an amendment amends ("clause 4.2
     of the Agreement", "l'art. 5 del Contratto"), as `extract_references` writes it there."""
     return bool(code) and (code.lower() in AMENDED_OWNERS or code == "Contratto")
-_IT_AMENDED = re.compile(r"\s*(?:del|dell')\s*(?:[Cc]ontratto|[Aa]ccordo)(?:\s+(?:originario|di\s+\w+))?")
+_IT_AMENDED = re.compile(r"\s*,?\s*(?:del|dell')\s*(?:[Cc]ontratto|[Aa]ccordo)(?:\s+(?:originario|di\s+\w+))?")
 _UNIT_KINDS = frozenset({"article", "section", "clause", "definitions"})
 
 

@@ -145,10 +145,8 @@ _DATE_PATTERNS = (
 )
 
 
-def find_date(text: str) -> date | None:
-    """The first calendar date written in `text` ("15 April, 2009", "October 1, 1999",
-    "2017-07-12", "12 luglio 2024"); numeric d/m/y dates are skipped as ambiguous."""
-    found: list[tuple[int, date]] = []
+def _dates(text: str):
+    """(position, date) of every calendar date written in `text`, pattern by pattern."""
     for index, pattern in enumerate(_DATE_PATTERNS):
         for match in pattern.finditer(text):
             try:
@@ -160,9 +158,21 @@ def find_date(text: str) -> date | None:
                     value = date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
             except (ValueError, KeyError):
                 continue
-            found.append((match.start(), value))
-            break
-    return min(found)[1] if found else None
+            yield index, match.start(), value
+
+
+def find_date(text: str) -> date | None:
+    """The first calendar date written in `text` ("15 April, 2009", "October 1, 1999",
+    "2017-07-12", "12 luglio 2024"); numeric d/m/y dates are skipped as ambiguous."""
+    first: dict[int, tuple[int, date]] = {}
+    for index, start, value in _dates(text):
+        first.setdefault(index, (start, value))  # each pattern's first date
+    return min(first.values())[1] if first else None
+
+
+def find_dates(text: str) -> list[date]:
+    """Every calendar date written in `text` (as `find_date` reads them), in the order written."""
+    return [value for _, _, value in sorted(_dates(text), key=lambda t: t[1])]
 
 
 def find_year(text: str) -> str | None:

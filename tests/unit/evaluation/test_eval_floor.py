@@ -13,6 +13,7 @@ from legalsearch.evaluation.floor import (
     FloorRetriever,
     GoldPassages,
     first_hit_rank,
+    floor_documents,
     hit_figures,
     legalbench_floor_table,
     merged,
@@ -372,3 +373,18 @@ def test_eval_legalbench_baseline_only_writes_the_floor_table_without_a_node(tmp
     table = (out / "floor.md").read_text()
     assert "| bm25-units | all (2) |" in table and "| bm25-units | held-out (1) |" in table
     assert json.loads((out / "indices.json").read_text())["bm25-units"]["units"] == 4
+
+
+def test_the_floor_reads_documents_without_an_acl_as_ingest_public_does():
+    from legalsearch.documents.models import DocumentMeta
+    from legalsearch.load import build_document
+
+    def doc(doc_id, **meta):
+        return build_document("1. Term\nThe licence lasts five years.\n",
+                              DocumentMeta(doc_id=doc_id, title=doc_id, language="en", doc_type="contract", **meta))
+
+    parsed = [doc("plain"), doc("closed", public=False), doc("team", acl=["deal-team"])]
+    assert [d.public for d in floor_documents(parsed)] == [False, False, False]
+    # --public fills the gap only: an explicit "public": false and an acl stand
+    assert [(d.public, d.acl) for d in floor_documents(parsed, public_if_no_acl=True)] == [
+        (True, ()), (False, ()), (False, ("deal-team",))]

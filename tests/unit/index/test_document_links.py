@@ -33,8 +33,34 @@ def test_the_agreement_its_opening_names_with_its_parties():
     nda = {"doc_id": "nda", "title": "Mutual NDA", "signed_at": "2024-03-03", "parties": ["Acme Analytics Limited"]}
     target, why = choose_target(AMENDMENT, [nda, other_msa, MSA, AMENDMENT])
     assert target["doc_id"] == "msa" and why == "title, date, 2 parties"
-    # the other MSA: its title, no date, no party: 2 points, under the bar of 3
+    # the other MSA: its title, no date, no party: 2 points, under the bar of 4
     assert choose_target(AMENDMENT, [other_msa])[0] is None
+
+
+LICENCE_AMENDMENT = {
+    "doc_id": "licence-amendment-1", "title": "AMENDMENT NO. 1 TO SOFTWARE LICENCE AGREEMENT", "parties": [],
+    "opening": "AMENDMENT NO. 1 TO SOFTWARE LICENCE AGREEMENT\n\nTHIS AMENDMENT NO. 1 is dated 9 September 2024\n\n"
+               "(A) This Amendment No. 1 amends the Software Licence Agreement dated 4 March 2024 between Quenby "
+               "Systems Limited and Marrowgate Logistics plc (the \"Agreement\").",
+}
+
+
+def _plain(doc_id, title, opening):  # a file dropped in with no metadata: no parties, no signing date
+    return {"doc_id": doc_id, "title": title, "parties": [], "signed_at": None, "opening": opening, "language": "en"}
+
+
+def test_without_metadata_the_date_and_parties_are_read_from_the_agreements_opening():
+    licence = _plain("licence", "SOFTWARE LICENCE AGREEMENT",
+                     "SOFTWARE LICENCE AGREEMENT\n\nTHIS AGREEMENT is dated 4 March 2024\n\nPARTIES\n\n(1) QUENBY SYSTEMS "
+                     "LIMITED (the \"Licensor\"); and\n\n(2) MARROWGATE LOGISTICS PLC (the \"Licensee\").")
+    target, why = choose_target(LICENCE_AMENDMENT, [licence])
+    assert target["doc_id"] == "licence" and why == "title, date, 2 parties"
+    # a look-alike licence Quenby signed with someone else: its title and one party are not enough
+    other = _plain("licence-2", "SOFTWARE LICENCE AGREEMENT",
+                   "SOFTWARE LICENCE AGREEMENT\n\nTHIS AGREEMENT is dated 12 May 2023\n\nPARTIES\n\n(1) QUENBY SYSTEMS "
+                   "LIMITED (the \"Licensor\"); and\n\n(2) HALBERD FREIGHT LIMITED (the \"Licensee\").")
+    assert choose_target(LICENCE_AMENDMENT, [other]) == (None, choose_target(LICENCE_AMENDMENT, [])[1])
+    assert choose_target(LICENCE_AMENDMENT, [other, licence])[0]["doc_id"] == "licence"
 
 
 def test_no_link_on_a_tie_to_a_later_agreement_or_to_another_amendment():

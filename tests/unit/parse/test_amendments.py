@@ -108,3 +108,26 @@ def test_a_deed_of_variation_amends_the_lease_it_varies():
 def test_effective_date(text, day):
     found = effective_date(text)
     assert (found[0] if found else None) == day
+
+
+ATTO = """ATTO MODIFICATIVO N. 1
+al contratto di appalto di opere del 15 marzo 2024
+
+tra MOLINI ALFA S.p.A. (il "Committente") e COSTRUZIONI BETA S.r.l. (l'"Appaltatore")
+
+PREMESSE
+a) in data 15 marzo 2024 le Parti hanno stipulato il contratto di appalto di opere (il "Contratto").
+
+Art. 1 - Corrispettivo
+1. L'art. 4, comma 1, del Contratto è sostituito dal seguente: "Il corrispettivo è di euro 1.200.000,00."
+
+Art. 2 - Garanzie
+1. All'art. 9 del Contratto è aggiunto il seguente comma 6: "La garanzia copre anche l'impianto."
+"""
+
+
+def test_an_atto_modificativo_amends_the_articles_of_the_contratto_it_names():
+    assert amends_another(ATTO)  # its title and "è sostituito": no "modifica" needed
+    refs = {(r.target, r.external, r.code) for r in extract_references(ATTO, "it")}
+    # "l'art. 4, comma 1, del Contratto": the amended contract's, with the comma between
+    assert {("4(1)", True, "Contratto"), ("9", True, "Contratto")} <= refs
