@@ -145,3 +145,62 @@ def test_an_atto_modificativo_reaches_the_article_it_replaces(store, run_ingest,
         new = next(h for h in res.hits if h.chunk_id in old.amended_by)
         assert "fino a un massimo del 15%" in new.text
         assert new.via in ("retrieval", f"amended_by:{old.chunk_id}")
+
+
+LICENCE = """SOFTWARE LICENCE AGREEMENT
+
+THIS AGREEMENT is dated 4 March 2024
+
+PARTIES
+
+(1) QUENBY SYSTEMS LIMITED, a company incorporated in England and Wales (the "Licensor"); and
+
+(2) MARROWGATE LOGISTICS PLC, a company incorporated in England and Wales (the "Licensee").
+
+1. LICENCE
+1.1 The Licensor grants the Licensee a licence to use the Software at its distribution centres.
+
+2. FEES
+2.1 The Licensee shall pay an annual licence fee of £186,000 for up to 150 Named Users.
+
+3. TERM
+3.1 This Agreement continues for five years from its date.
+"""
+
+AMENDMENT = """AMENDMENT NO. 1 TO SOFTWARE LICENCE AGREEMENT
+
+THIS AMENDMENT NO. 1 is dated 9 September 2024
+
+PARTIES
+
+(1) QUENBY SYSTEMS LIMITED (the "Licensor"); and (2) MARROWGATE LOGISTICS PLC (the "Licensee").
+
+BACKGROUND
+
+(A) This Amendment No. 1 amends the Software Licence Agreement dated 4 March 2024 between Quenby Systems Limited
+and Marrowgate Logistics plc (the "Agreement"). The amendments below take effect on 1 October 2024.
+
+1. Clause 2.1 of the Agreement is deleted and replaced with: "The Licensee shall pay an annual licence fee of
+£248,000 for up to 220 Named Users."
+"""
+
+
+def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, run_ingest, service, tmp_path):
+    """As a firm drops files in: no sidecars, so no parties or signing dates in the metadata. The
+    agreement's date and parties are read from its opening; a look-alike licence the Licensor signed
+    with someone else is not linked; the amendment is in force from the date it says."""
+    (tmp_path / "licence.txt").write_text(LICENCE)
+    (tmp_path / "licence-amendment-1.txt").write_text(AMENDMENT)
+    (tmp_path / "licence-halberd.txt").write_text(
+        LICENCE.replace("MARROWGATE LOGISTICS PLC", "HALBERD FREIGHT LIMITED").replace("4 March 2024", "12 May 2023"))
+    with ingested_index(store, run_ingest, "test-amend-plain", [tmp_path], embedder="minilm",
+                        public_if_no_acl=True) as (index, report):
+        [link] = report.links
+        assert link["target"] == "licence" and link["references"] == 1, link
+        res = _search(service, index, "What annual licence fee does Marrowgate pay Quenby?")
+        old = next(h for h in res.hits if h.doc_id == "licence" and h.section == "2.1")
+        assert old.amended_by and all(c.startswith("licence-amendment-1:") for c in old.amended_by)
+        assert all(not h.amended_by for h in res.hits if h.doc_id == "licence-halberd")
+        # before 1 October 2024 the fee was not amended
+        before = _search(service, index, "What annual licence fee does Marrowgate pay Quenby?", as_of="2024-09-30")
+        assert all(not h.amended_by and h.doc_id != "licence-amendment-1" for h in before.hits)
