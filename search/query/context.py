@@ -60,8 +60,12 @@ class ContextPiece(BaseModel):
     rank: int | None = Field(None, description="best search rank among the retrieved parts")
     sections: list[str] = []
     parts: list[ContextPart] = []
-    cited_by: list[str] = Field([], description="chunk ids of the retrieved passages that cite this one")
+    cited_by: list[str] = Field([], description="chunk ids of the retrieved passages that cite this one (or that "
+                                "this amendment changes)")
     term: str | None = Field(None, description="the defined term, for a definition")
+    valid_from: str | None = Field(None, description="the day its text is in force from, where the index knows it")
+    amends: list[str] = Field([], description="for an amendment: the chunk ids of the context's clauses it changes "
+                              "(legalsearch.index.links), retrieved or attached")
 
 
 class ContextResponse(BaseModel):
@@ -331,6 +335,7 @@ def _piece(group: list[_Selection]) -> ContextPiece:
         char_end=parts[-1].char_end if parts else group[0].end, text="\n\n".join(p.text for p in parts), via=via,
         rank=min(ranks) if ranks else None, sections=sections, parts=parts,
         cited_by=sorted({c for s in group for c in s.cited_by}), term=group[0].term,
+        valid_from=str(first["valid_from"])[:10] if first.get("valid_from") else None,
     )
 
 
@@ -338,15 +343,28 @@ def build(question: str, hits: Sequence[dict], budget: int, fetched: dict[str, d
           attach_share: float = DEFAULT_ATTACH_SHARE) -> list[ContextPiece]:
     """Select and merge: the pieces of a context of `budget` characters (see the module docstring)."""
     fetched = fetched or {}
-    return merge(select(question, hits, budget, fetched=fetched,
-                        definition_sources=defining_sources(fetched.values()), attach_share=attach_share))
+    pieces = merge(select(question, hits, budget, fetched=fetched,
+                          definition_sources=defining_sources(fetched.values()), attach_share=attach_share))
+    changes: dict[str, set[str]] = {}  # an amendment's chunk -> the clauses it changes
+    for source in [*hits, *fetched.values()]:
+        for cid in amending_chunk_ids(source):
+            changes.setdefault(cid, set()).add(source["chunk_id"])
+    for piece in pieces:
+        piece.amends = sorted({c for part in piece.parts for c in changes.get(part.chunk_id, ())})
+    return pieces
 
 
 def render(pieces: Sequence[ContextPiece]) -> str:
-    """The pieces as prompt text: "[1] citation (chars a-b)" then the passage, blank line between."""
+    """The pieces as prompt text: "[1] citation (chars a-b)" then the passage, blank line between. An
+    amendment says which pieces it changes and from when: "[amends [3], in force from 2025-04-01]"."""
     blocks = []
+    number = {part.chunk_id: i for i, piece in enumerate(pieces, start=1) for part in piece.parts}
     for i, piece in enumerate(pieces, start=1):
         tag = "" if piece.via == "retrieval" else f" [{piece.via}]"
+        if piece.amends or piece.via == "amended_by":  # retrieved itself, or attached to the clause it changes
+            changed = sorted({number[c] for c in piece.amends or piece.cited_by if c in number} - {i})
+            tag = " [amendment" + (f" of {', '.join(f'[{n}]' for n in changed)}" if changed else "") \
+                + (f", in force from {piece.valid_from}" if piece.valid_from else "") + "]"
         blocks.append(f"[{i}] {piece.citation} (chars {piece.char_start}-{piece.char_end}){tag}\n{piece.text}")
     return "\n\n".join(blocks)
 

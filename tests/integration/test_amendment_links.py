@@ -204,3 +204,11 @@ def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, r
         # before 1 October 2024 the fee was not amended
         before = _search(service, index, "What annual licence fee does Marrowgate pay Quenby?", as_of="2024-09-30")
         assert all(not h.amended_by and h.doc_id != "licence-amendment-1" for h in before.hits)
+        # an LLM's context says which passage the amendment changes, and from when
+        ctx = service.context(SearchRequest(query="What annual licence fee does Marrowgate pay Quenby?", index=index),
+                              budget=2000)
+        fee = next(i for i, p in enumerate(ctx.pieces, start=1) if p.doc_id == "licence" and "2.1" in p.sections)
+        assert f"[amendment of [{fee}], in force from 2024-10-01]" in ctx.prompt, ctx.prompt
+        old_days = service.context(SearchRequest(query="What annual licence fee does Marrowgate pay Quenby?",
+                                                 index=index, as_of="2024-09-30"), budget=2000)
+        assert "[amendment" not in old_days.prompt and all(p.doc_id != "licence-amendment-1" for p in old_days.pieces)

@@ -69,6 +69,21 @@ def test_render_numbers_pieces_with_citation_and_offsets():
     assert text.startswith("[1] MSA v1, Clause 14.2 (chars 100-149)\n14.2 The Supplier")
 
 
+def test_an_amendment_says_which_piece_it_changes_and_from_when():
+    amended = dict(B, amended_by_chunk_ids=["amend:1:0002"])
+    change = _chunk("amend:1:0002", 300, '1. Clause 14.3 of the Agreement: "100%" is replaced by "150%".', "1",
+                    doc="amend", valid_from="2025-01-01")
+    pieces = build("what is the cap", [A, OTHER, amended], 10_000, fetched={change["chunk_id"]: change},
+                   attach_share=0.5)
+    text = render(pieces)
+    msa = next(i for i, p in enumerate(pieces, start=1) if p.doc_id == "msa" and p.via == "retrieval")
+    assert f"AMEND v1, Clause 1 (chars 300-{change['char_end']}) [amendment of [{msa}], in force from 2025-01-01]" in text
+    assert [p.valid_from for p in pieces if p.via == "amended_by"] == ["2025-01-01"]
+    # retrieved itself, the amendment says the same
+    text = render(build("what is the cap", [change, amended], 10_000, attach_share=0.0))
+    assert text.startswith("[1] AMEND v1, Clause 1") and "[amendment of [2], in force from 2025-01-01]" in text
+
+
 def test_a_definition_overlapping_a_passage_is_not_paid_twice():
     # the defining line starts inside a retrieved chunk and runs past it: its covered characters
     # are dropped from its part, so the parts add up to at most the budget (found on the node)
