@@ -929,17 +929,52 @@ class SearchService:
         expansion = expand.expanded(sources, wanted, answers[0] if ids else None, xrefs=req.expansion.xrefs,
                                     placement=req.expansion.placement)
         in_force = {hit["_id"] for hit in answers[-1]["hits"]["hits"]} if amending else set()
-        return expansion, cos, in_force | self.in_force(plan, [s for s, _ in expansion.ordered], set(amending))
+        expansion, cos, later = self.amendments_of_added(req, plan, expansion, cos, set(amending))
+        return expansion, cos, in_force | later
 
-    def in_force(self, plan: SearchPlan, sources: list[dict], asked: set[str]) -> set[str]:
-        """Those amendments of `sources` not `asked` yet that the caller may open and that are in
-        force on the matter date (`bodies.in_force_query`): a clause expansion added may be amended
-        too. No request when there are none (an index without amendments never asks)."""
-        rest = [cid for cid in amending_ids(sources) if cid not in asked]
+    def amendments_of_added(self, req: SearchRequest, plan: SearchPlan, expansion: expand.Expansion,
+                            cos: dict | None, asked: set[str]) -> tuple[expand.Expansion, dict | None, set[str]]:
+        """A clause the expansion added may be amended too ("clause 14.4 is subject to clause 14.3",
+        and an amendment raised the cap of 14.3): its amendments that the caller may open and that
+        are in force on the matter date, not `asked` yet, fetched in one more round trip with their
+        cosines, and, with cross-references expanded, placed after it (via "amended_by:<its
+        chunk_id>"). The expansion, the cosine answer with theirs in it, and the ids of those in force
+        for the caller (`bodies.in_force_query`: a filter on documents narrows what is shown, not what
+        amends a clause). No request
+        where nothing added is amended (an index without amendments never asks); an amendment already in
+        the list was read under the search's filters, so it is in force."""
+        added = [source for source, via in expansion.ordered if via != "retrieval"]
+        present = {source["chunk_id"] for source, _ in expansion.ordered}  # read under the filters: in force
+        shown = {cid for cid in amending_ids(added) if cid in present}
+        rest = [cid for cid in amending_ids(added) if cid not in asked and cid not in present]
         if not rest:
-            return set()
-        answer = self.store.search(plan.index, bodies.in_force_query(rest, plan.filters))
-        return {hit["_id"] for hit in answer["hits"]["hits"]}
+            return expansion, cos, shown
+        batch = [(plan.index, bodies.ids_query(rest, plan.filters, bodies.EXPANSION_EXCLUDES), None),
+                 (plan.index, bodies.in_force_query(rest, plan.filters), None)]
+        if cos is not None and "error" not in cos:
+            batch.append((plan.index, relevance.cosine_body(plan.vector, rest), None))
+        answers = self.store.msearch(batch, refused="return")
+        for answer in answers[:2]:
+            if "error" in answer:
+                raise msearch_error(plan.index, answer)
+        # fetched under the search's filters (shown), named where in force (the hit's amended_by)
+        fetched = {hit["_source"]["chunk_id"]: hit["_source"] for hit in answers[0]["hits"]["hits"]}
+        shown |= {hit["_id"] for hit in answers[1]["hits"]["hits"]}
+        if len(answers) > 2 and "error" not in answers[2]:
+            cos = {**cos, "hits": {**cos["hits"], "hits": [*cos["hits"]["hits"], *answers[2]["hits"]["hits"]]}}
+        if not req.expansion.xrefs:
+            return expansion, cos, shown
+        ordered, placed = list(expansion.ordered), set(present)
+        for source in added:
+            follow = [(fetched[cid], f"amended_by:{source['chunk_id']}") for cid in expand.amending_chunk_ids(source)
+                      if cid in fetched and cid not in placed]
+            placed |= {s["chunk_id"] for s, _ in follow}
+            if req.expansion.placement == "inline":
+                at = next(i for i, (s, _) in enumerate(ordered) if s["chunk_id"] == source["chunk_id"]) + 1
+                ordered[at:at] = follow
+            else:
+                ordered += follow
+        return dataclasses.replace(expansion, ordered=ordered), cos, shown
 
     def highlight(self, plan: SearchPlan, sources: list[dict], hits: list[Hit]) -> list[Hit]:
         """`hits` with the offsets of their words that matched the question (legalsearch.query.highlight),

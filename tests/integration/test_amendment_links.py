@@ -165,6 +165,7 @@ PARTIES
 
 3. TERM
 3.1 This Agreement continues for five years from its date.
+3.2 The Licensor invoices each January the fee set out in clause 2.1, payable within thirty days of the invoice.
 """
 
 AMENDMENT = """AMENDMENT NO. 1 TO SOFTWARE LICENCE AGREEMENT
@@ -204,6 +205,16 @@ def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, r
         # before 1 October 2024 the fee was not amended
         before = _search(service, index, "What annual licence fee does Marrowgate pay Quenby?", as_of="2024-09-30")
         assert all(not h.amended_by and h.doc_id != "licence-amendment-1" for h in before.hits)
+        # a clause the expansion adds may be amended too: its amendment follows it
+        question = "In which month does the Licensor send its invoice?"
+        cites = service.search(SearchRequest(query=question, index=index, k=1))
+        top, cited = cites.hits[0], next(h for h in cites.hits if h.section == "2.1")
+        assert (top.section, cited.via) == ("3.2", f"xref:{top.chunk_id}") and cited.amended_by
+        assert [h.doc_id for h in cites.hits if h.via == f"amended_by:{cited.chunk_id}"] == ["licence-amendment-1"]
+        # searched in the licence alone: the amendment is not shown, and 2.1 still says it is amended
+        alone = service.search(SearchRequest(query=question, index=index, k=1, doc_ids=["licence"]))
+        assert next(h for h in alone.hits if h.section == "2.1").amended_by == cited.amended_by
+        assert all(h.doc_id == "licence" for h in alone.hits)
         # an LLM's context says which passage the amendment changes, and from when
         ctx = service.context(SearchRequest(query="What annual licence fee does Marrowgate pay Quenby?", index=index),
                               budget=2000)
