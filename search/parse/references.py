@@ -36,10 +36,14 @@ _EN_OWNER = re.compile(
 )
 _EN_NESTED = re.compile(r"\s*(?:of|to|in)\s+(?:the\s+)?(?P<kw>(?i:schedule|annex|exhibit|appendix|part))\s+(?P<label>[A-Z0-9]{1,4})\b")
 _IT_LABEL = rf"(?:\d{{1,4}}(?:[- ]?(?:{_LATIN})\b)?(?:\.\d{{1,3}})?|[A-Z]\b)"
+_IT_COMMA = rf"\s*,\s*comma\s*\d+(?:-?(?:{_LATIN}))?"
+_IT_ITEM_TAIL = rf"(?:\s*\([^()\n]{{1,60}}\))?(?:{_IT_COMMA})?(?:\s*\([^()\n]{{1,60}}\))?"
+"""What may follow an article number in a list: a caption in brackets and its own comma ("artt. 4,
+comma 2 (divieto di sospensione), 6 (clausola risolutiva) e 8, comma 3")."""
 _IT_RE = re.compile(
     r"(?<![\w])(?P<kw>(?i:artt?\.|articol[oi]|comm[ai]|allegat[oi]|paragraf[oi]))"
-    rf"[ \t]*(?P<labels>{_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?(?:\s*,\s*comma\s*\d+(?:-?(?:{_LATIN}))?)?"
-    rf"(?:(?:\s*,\s*|\s+(?i:e|ed|o)\s+|\s*[-–]\s*){_IT_LABEL}(?:\s*\([^()\n]{{1,60}}\))?)*)"
+    rf"[ \t]*(?P<labels>{_IT_LABEL}{_IT_ITEM_TAIL}"
+    rf"(?:(?:\s*,\s*|\s+(?i:e|ed|o)\s+|\s*[-–]\s*){_IT_LABEL}{_IT_ITEM_TAIL})*)"
     r"(?P<seguenti>\s+e\s+(?:seguenti|ss\.))?"
 )
 _IT_CODES = [
@@ -240,16 +244,19 @@ def _extract_it(text: str, heading_starts: set[int], amending: bool = False) -> 
             "allegat" if stem.startswith("allegat") else "paragraf" if stem.startswith("paragraf") else stem
         kind = _IT_KINDS.get(stem, "article")
         body = re.sub(r"\s*\([^()\n]{1,60}\)", "", match.group("labels"))
-        comma = re.search(rf",\s*comma\s*(\d+(?:-?(?:{_LATIN}))?)", body)
-        body = body[:comma.start()] if comma else body
-        labels = []
+        # each article's own comma, kept with it: "4, comma 2, 6 e 8, comma 3" -> 4 (2), 6, 8 (3)
+        body = re.sub(rf"\s*,\s*comma\s*(\d+(?:-?(?:{_LATIN}))?)", r"§\1", body)
+        labels, commi = [], {}
         for part, separator in _parts(body):
+            part, _, comma = part.partition("§")
             label = _normalize_it(part)
             if not label:
                 continue
             if separator in _RANGE_SEPARATORS and labels:
                 labels.extend(_between(labels[-1], label))
             labels.append(label)
+            if comma:
+                commi[len(labels) - 1] = comma
         end = match.end()
         external, code = False, None
         for pattern, name in _IT_CODES:
@@ -265,9 +272,14 @@ def _extract_it(text: str, heading_starts: set[int], amending: bool = False) -> 
             if found:  # "l'art. 5 del Contratto" in an atto modificativo: the amended contract's
                 external, code, end = True, "Contratto", found.end()
         raw = text[match.start():end]
-        for label in labels:
-            target = f"{label}({comma.group(1)})" if comma and kind == "article" else label
+        for i, label in enumerate(labels):
+            target = f"{label}({commi[i]})" if i in commi and kind == "article" else label
             refs.append(CrossRef(raw, kind, target, external, code, match.start(), end))
+        # a caption in brackets inside the list may cite too: "10, comma 2 (in deroga all'art. 1495 c.c.)"
+        for caption in re.finditer(r"\(([^()\n]{1,60})\)", match.group("labels")):
+            inner = match.start("labels") + caption.start(1)
+            refs += [dataclasses.replace(r, char_start=r.char_start + inner, char_end=r.char_end + inner)
+                     for r in _extract_it(caption.group(1), set(), amending)]
     return refs
 
 

@@ -217,3 +217,13 @@ def test_citing_documents_refer_to_other_documents_except_for_paragraphs():
     assert ("clause", "4(c)", True, "NDA") in refs  # an owner named in the text stays the code
     assert ("article", "13.2", True, "cited document") in refs
     assert [t for k, t, ext, _ in refs if k == "paragraph" and not ext] == ["7", "8", "9", "10"]
+
+
+def test_each_article_of_a_list_keeps_its_own_comma():
+    # the 1341 c.c. approval clause lists articles with their commi and captions
+    text = ("Ai sensi degli artt. 1341 e 1342 c.c. il Conduttore approva specificamente gli artt. 4, comma 2 (divieto "
+            "di sospensione del pagamento), 6 (clausola risolutiva espressa), 8, comma 3 (migliorie) e 14, comma 2.")
+    internal = [r.target for r in extract_references(text, "it") if not r.external]
+    assert internal == ["4(2)", "6", "8(3)", "14(2)"]  # before: 4(2), then "comma 3", "comma 14" ...
+    assert [r.target for r in extract_references("artt. 5, comma 2 e 7", "it")] == ["5(2)", "7"]
+    assert [r.target for r in extract_references("l'art. 5, comma 1-bis, del decreto", "it")] == ["5(1-bis)"]
