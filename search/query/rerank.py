@@ -79,21 +79,22 @@ class EnsembleRescorer:
             member.warm(sources)
 
     def parts(self, query: str, sources: list[dict], known: Known | None = None) -> list[list[float]]:
-        return [m.score(query, sources, known) if isinstance(m, EmbedderRescorer) else m.score(query, sources)
-                for m in self.members]
+        return [_score(m, query, sources, known) for m in self.members]
 
     def score(self, query: str, sources: list[dict], known: Known | None = None) -> list[float]:
         return _mean(self.parts(query, sources, known)) if sources else []
 
 
+def _score(scorer, query: str, sources: list[dict], known: Known | None = None) -> list[float]:
+    """One scorer's scores: a bi-encoder reads `known`, the others embed nothing of ours."""
+    return scorer.score(query, sources, known) if isinstance(scorer, EmbedderRescorer) else scorer.score(query, sources)
+
+
 def _parts(reranker, query: str, sources: list[dict], known: Known | None = None) -> list[list[float]]:
-    """One list of scores per rescorer: an ensemble's members, or the reranker alone (a bi-encoder
-    reads `known`, the others embed nothing)."""
+    """One list of scores per rescorer: an ensemble's members, or the reranker alone."""
     if isinstance(reranker, EnsembleRescorer):
         return reranker.parts(query, sources, known)
-    if isinstance(reranker, EmbedderRescorer):
-        return [reranker.score(query, sources, known)]
-    return [reranker.score(query, sources)]
+    return [_score(reranker, query, sources, known)]
 
 
 def _mean(parts: list[list[float]]) -> list[float]:

@@ -421,8 +421,13 @@ class SearchService:
         and its chunk count."""
         self._doc_language[(docs_index, key)] = source.get("language")
         self._doc_edition[(docs_index, key)] = edition(source)
-        if isinstance(source.get("chunk_count"), int):  # kept while the registry is unchanged
-            self._registry.put(docs_index, ("chunks", key), source["chunk_count"])
+        self.remember_length(docs_index, source)
+
+    def remember_length(self, docs_index: str, source: dict) -> None:
+        """Keep a registry entry's chunk count (how deep a search inside it can go: `first_stage`)
+        while the registry is unchanged (`registry.RegistryAnswers`)."""
+        if isinstance(source.get("chunk_count"), int):
+            self._registry.put(docs_index, ("chunks", source["doc_key"]), source["chunk_count"])
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
@@ -623,9 +628,8 @@ class SearchService:
         most = bodies.names_carried(hits[0]["_score"]) if hits else 0
         named = [h["_source"]["doc_key"] for h in hits if bodies.names_carried(h["_score"]) >= most]
         self._registry.put(docs_index, key, tuple(named))
-        for h in hits:  # how many chunks each holds: a search inside one can tell its depth ahead (first_stage)
-            if isinstance(h["_source"].get("chunk_count"), int):
-                self._registry.put(docs_index, ("chunks", h["_source"]["doc_key"]), h["_source"]["chunk_count"])
+        for h in hits:
+            self.remember_length(docs_index, h["_source"])
         log.debug("named by %s: %s", rare, named)
         return rare, named
 
@@ -686,31 +690,36 @@ class SearchService:
         current prior moves it down, so a later one may come up) is the whole list asked for."""
         inline = plan.pipeline[1] if plan.pipeline else None  # the pipeline's body, given inline
         batch = [(plan.index, plan.body, inline), (plan.index, bodies.count_body(plan.filters, limit), None)]
-        page = max(limit // 2, plan.body.get("size", 0))
-        if deeper:
-            batch.append((plan.index, bodies.deep_page(plan.body, limit, page), inline))
-        answers = self.store.msearch(batch)
-        deep = self.deeper_of(plan, answers[2], limit, page) if deeper else None
+        answers = self.store.msearch(batch + ([self.deep_request(plan, limit)] if deeper else []))
+        deep = self.deeper_of(plan, answers[2], limit) if deeper else None
         return self.ranked(plan, answers[0]), deep, int(answers[1]["hits"]["total"]["value"])
 
     def run_deeper(self, plan: SearchPlan, limit: int) -> tuple[Deeper, int]:
         """`run_counting`'s deeper list and count without the plan's own list: for a document known to
         hold at least `limit` chunks, where the deeper list is the one read unless the caller's filters
         leave fewer."""
-        inline = plan.pipeline[1] if plan.pipeline else None
-        page = max(limit // 2, plan.body.get("size", 0))
         answers = self.store.msearch([(plan.index, bodies.count_body(plan.filters, limit), None),
-                                      (plan.index, bodies.deep_page(plan.body, limit, page), inline)])
-        return self.deeper_of(plan, answers[1], limit, page), int(answers[0]["hits"]["total"]["value"])
+                                      self.deep_request(plan, limit)])
+        return self.deeper_of(plan, answers[1], limit), int(answers[0]["hits"]["total"]["value"])
 
-    def deeper_of(self, plan: SearchPlan, answer: dict, limit: int, page: int) -> Deeper:
-        """The `Deeper` of the answer to `bodies.deep_page`; the whole list asked for where one of its
+    @staticmethod
+    def deep_page_size(plan: SearchPlan, limit: int) -> int:
+        """What a search reads of a list `limit` deep: its first half, or the plan's own size if larger."""
+        return max(limit // 2, plan.body.get("size", 0))
+
+    def deep_request(self, plan: SearchPlan, limit: int) -> tuple[str, dict, dict | None]:
+        """The plan's search ranked `limit` deep, its first `deep_page_size` hits returned (`bodies.deep_page`)."""
+        inline = plan.pipeline[1] if plan.pipeline else None
+        return plan.index, bodies.deep_page(plan.body, limit, self.deep_page_size(plan, limit)), inline
+
+    def deeper_of(self, plan: SearchPlan, answer: dict, limit: int) -> Deeper:
+        """The `Deeper` of the answer to `deep_request`; the whole list asked for where one of its
         chunks is not in force today (`run_counting`)."""
         held = min(limit, int(answer["hits"]["total"]["value"]))
         if plan.current and any(not_in_force(h["_source"], plan.current[0]) for h in answer["hits"]["hits"]):
             inline = plan.pipeline[1] if plan.pipeline else None
             answer = self.store.msearch([(plan.index, bodies.resized(plan.body, limit), inline)])[0]
-        return Deeper(self.ranked(plan, answer)[:page], held)
+        return Deeper(self.ranked(plan, answer)[:self.deep_page_size(plan, limit)], held)
 
     def first_stage(self, plan: SearchPlan, timings: dict[str, float]) -> Deeper:
         """The fused list of the plan (`run`) and how many hits its search holds, and under `rerank: auto` the same search twice as
@@ -726,18 +735,15 @@ class SearchService:
         deeper_size = 2 * req.rerank.depth
         t = time.perf_counter()
         if counts_first(req, plan, cites):
-            held = self._registry.get(plan.docs_index, ("chunks", plan.routed[0]))
-            if isinstance(held, int) and held < deeper_size:  # no list inside it can be deeper than it is
-                fused = self.run(plan)
-                timings["search"] = _ms(t)
-                return Deeper(fused, len(fused))
-            if isinstance(held, int):  # long enough, as a rule: the deeper list and the count alone
+            length = self._registry.get(plan.docs_index, ("chunks", plan.routed[0]))
+            if isinstance(length, int) and length >= deeper_size:  # long: the deeper list and the count alone
                 deeper, visible = self.run_deeper(plan, deeper_size)
                 if visible >= deeper_size and deeper.held >= deeper_size \
                         and auto_rerank(req, [source for source, _ in deeper.hits], cites, deeper.held)[0] != "off":
                     timings["search"] = _ms(t)
                     return deeper
-                fused = self.run(plan)  # fewer under the caller's filters: the first list, as it would be
+            if isinstance(length, int):  # short, or fewer under the caller's filters: the first list alone
+                fused = self.run(plan)
                 timings["search"] = _ms(t)
                 return Deeper(fused, len(fused))
             fused, deeper, visible = self.run_counting(plan, deeper_size, deeper=True)
@@ -913,22 +919,23 @@ class SearchService:
         leaves relevance out (`relevance_of`)."""
         wanted = expand.targets(sources, req.expansion.xrefs, req.expansion.definitions, req.expansion.limit)
         ids = sorted({cid for cids in wanted.values() for cid in cids})
-        batch = [(plan.index, bodies.ids_query(ids, plan.filters, bodies.EXPANSION_EXCLUDES), None)] if ids else []
         scored = list(dict.fromkeys([s["chunk_id"] for s in sources] + ids))
-        if plan.vector is not None and scored:
-            batch.append((plan.index, relevance.cosine_body(plan.vector, scored), None))
         amending = amending_ids(sources)
-        if amending:
-            batch.append((plan.index, bodies.in_force_query(amending, plan.filters), None))
-        answers = self.store.msearch(batch, refused="return")
-        if ids and "error" in answers[0]:
-            raise msearch_error(plan.index, answers[0])
-        if amending and "error" in answers[-1]:
-            raise msearch_error(plan.index, answers[-1])
-        cos = answers[len(batch) - 2 if amending else -1] if plan.vector is not None and scored else None
-        expansion = expand.expanded(sources, wanted, answers[0] if ids else None, xrefs=req.expansion.xrefs,
+        asked = {  # what this round trip asks, by name: each one only where there is something to ask
+            "fetch": (plan.index, bodies.ids_query(ids, plan.filters, bodies.EXPANSION_EXCLUDES), None) if ids else None,
+            "cos": (plan.index, relevance.cosine_body(plan.vector, scored), None)
+            if plan.vector is not None and scored else None,
+            "in_force": (plan.index, bodies.in_force_query(amending, plan.filters), None) if amending else None,
+        }
+        names = [name for name, request in asked.items() if request is not None]
+        answers = dict(zip(names, self.store.msearch([asked[n] for n in names], refused="return"), strict=True))
+        for name in ("fetch", "in_force"):  # a refused cosine query only leaves relevance out
+            if name in answers and "error" in answers[name]:
+                raise msearch_error(plan.index, answers[name])
+        cos = answers.get("cos")
+        expansion = expand.expanded(sources, wanted, answers.get("fetch"), xrefs=req.expansion.xrefs,
                                     placement=req.expansion.placement)
-        in_force = {hit["_id"] for hit in answers[-1]["hits"]["hits"]} if amending else set()
+        in_force = {hit["_id"] for hit in answers["in_force"]["hits"]["hits"]} if amending else set()
         expansion, cos, later = self.amendments_of_added(req, plan, expansion, cos, set(amending))
         return expansion, cos, in_force | later
 
@@ -945,8 +952,9 @@ class SearchService:
         the list was read under the search's filters, so it is in force."""
         added = [source for source, via in expansion.ordered if via != "retrieval"]
         present = {source["chunk_id"] for source, _ in expansion.ordered}  # read under the filters: in force
-        shown = {cid for cid in amending_ids(added) if cid in present}
-        rest = [cid for cid in amending_ids(added) if cid not in asked and cid not in present]
+        theirs = amending_ids(added)
+        shown = {cid for cid in theirs if cid in present}
+        rest = [cid for cid in theirs if cid not in asked and cid not in present]
         if not rest:
             return expansion, cos, shown
         batch = [(plan.index, bodies.ids_query(rest, plan.filters, bodies.EXPANSION_EXCLUDES), None),
@@ -1220,7 +1228,7 @@ def amending_ids(sources: list[dict]) -> list[str]:
 
 
 def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: dict[str, float],
-         in_force: set[str] | None = None) -> Hit:
+         in_force: frozenset[str] | set[str] = frozenset()) -> Hit:
     """A hit with its fused and reranker scores (by chunk_id); an expansion passage was not
     retrieved and has neither. `score` is the reranker's when one ran over the response (one scale
     per response), else the fused score. `amended_by` lists the amendments in `in_force` only (the
@@ -1235,7 +1243,7 @@ def _hit(rank: int, source: dict, via: str, fused: dict[str, float], reranked: d
         heading_path=source.get("heading_path") or [], page=source.get("page"), source_path=source.get("source_path"),
         char_start=source["char_start"], char_end=source["char_end"], text=source["text"],
         citation=cite.cite(source), via=via, language=source.get("language"), doc_type=source.get("doc_type"),
-        clause_labels=source.get("clause_labels") or [], amended_by=[c for c in expand.amending_chunk_ids(source) if c in (in_force or set())],
+        clause_labels=source.get("clause_labels") or [], amended_by=[c for c in expand.amending_chunk_ids(source) if c in in_force],
         score=rerank_score if reranked else fused_score,
         fused_score=fused_score, rerank_score=rerank_score, language_place=source.get(LANGUAGE_PLACE) if retrieved else None,
     )

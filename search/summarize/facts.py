@@ -12,12 +12,9 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from legalsearch.parse.references import MONTHS_EN, MONTHS_IT
 from legalsearch.summarize.parties import QUOTES, Party, smart_title
 
-MONTHS_EN = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-             "October", "November", "December")
-MONTHS_IT = ("gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
-             "ottobre", "novembre", "dicembre")
 _MONTH_NUMBER = {m.lower(): i + 1 for i, m in enumerate(MONTHS_EN)}
 _MONTH_NUMBER.update({m[:3].lower(): i + 1 for i, m in enumerate(MONTHS_EN)})
 _MONTH_NUMBER["sept"] = 9
@@ -145,8 +142,9 @@ _DATE_PATTERNS = (
 )
 
 
-def _dates(text: str):
-    """(position, date) of every calendar date written in `text`, pattern by pattern."""
+def _dates(text: str, first_only: bool = False):
+    """(pattern index, position, date) of every calendar date written in `text`, pattern by pattern;
+    with `first_only`, each pattern's first date only."""
     for index, pattern in enumerate(_DATE_PATTERNS):
         for match in pattern.finditer(text):
             try:
@@ -159,15 +157,15 @@ def _dates(text: str):
             except (ValueError, KeyError):
                 continue
             yield index, match.start(), value
+            if first_only:
+                break
 
 
 def find_date(text: str) -> date | None:
     """The first calendar date written in `text` ("15 April, 2009", "October 1, 1999",
     "2017-07-12", "12 luglio 2024"); numeric d/m/y dates are skipped as ambiguous."""
-    first: dict[int, tuple[int, date]] = {}
-    for index, start, value in _dates(text):
-        first.setdefault(index, (start, value))  # each pattern's first date
-    return min(first.values())[1] if first else None
+    found = [(start, value) for _, start, value in _dates(text, first_only=True)]
+    return min(found)[1] if found else None
 
 
 def find_dates(text: str) -> list[date]:
@@ -186,7 +184,7 @@ def format_date(value: date, language: str = "en") -> str:
     """ "12 Jul 2017" (English) or "12 luglio 2017" (Italian)."""
     if language == "it":
         return f"{value.day} {MONTHS_IT[value.month - 1]} {value.year}"
-    return f"{value.day} {MONTHS_EN[value.month - 1][:3]} {value.year}"
+    return f"{value.day} {MONTHS_EN[value.month - 1][:3].capitalize()} {value.year}"
 
 
 _PLACE = r"([A-Z][A-Za-z\u00e0-\u00f9'\u2019]+(?:[ \t]+(?:and[ \t]+|of[ \t]+)?[A-Z][A-Za-z\u00e0-\u00f9]+){0,3})"
