@@ -19,7 +19,14 @@ from legalsearch.cli.options import given as options_given
 from legalsearch.cli.options import request_options
 from legalsearch.embed import EMBEDDERS
 from legalsearch.errors import ConfigError, LegalSearchError, QueryError
-from legalsearch.query.models import BI_ENCODER_RERANKERS, DEFAULT_ABSTAIN, FUSIONS, MODES, ROUTINGS
+from legalsearch.query.models import (
+    BEYOND_LIMIT,
+    BI_ENCODER_RERANKERS,
+    DEFAULT_ABSTAIN,
+    FUSIONS,
+    MODES,
+    ROUTINGS,
+)
 
 
 class _LazyChoice(click.Choice):
@@ -818,8 +825,14 @@ def _render_search(r) -> str:
         marker = (f"   <- {h.via}" if h.via != "retrieval" else "") + (f"   ({', '.join(shown)})" if shown else "")
         lines.append(f"{h.rank:>3}. {h.citation}{marker}")
         lines.append(f"     {_snippet(h.text, h.highlights)}")
+    past = [u for u in r.unfollowed_refs if u["reason"] == BEYOND_LIMIT]
     for u in r.unfollowed_refs:
-        lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
+        if u["reason"] != BEYOND_LIMIT:
+            lines.append(f"unfollowed: {u['ref']} in {u['chunk_id']} ({u['reason']})")
+    if past:  # one line: a merger agreement's hits cite dozens of sections each
+        shown = ", ".join(dict.fromkeys(str(u["ref"]) for u in past[:6]))
+        lines.append(f"unfollowed: {len(past)} references past the limit of chunks added per hit ({shown}"
+                     f"{', ...' if len(past) > 6 else ''}; --xref-limit raises it, --json lists them)")
     if r.mixed_versions:
         lines.append("warning: hits mix versions of " + ", ".join(r.mixed_versions) + " (use --as-of)")
     lines += [f"warning: {w}" for w in r.warnings]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from legalsearch.query.bodies import ids_query
-from legalsearch.query.models import PLACEMENTS, Filters
+from legalsearch.query.models import BEYOND_LIMIT, PLACEMENTS, Filters
 
 
 @dataclass
@@ -64,9 +64,11 @@ def plan(hits: list[dict], definitions: bool, limit: int | None = None) -> dict[
 
 
 def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[str]]) -> list[dict]:
-    """References of the hits that were not followed, and why (external, unresolved, filtered)."""
+    """References of the hits that were not followed, and why (external, unresolved, filtered, or
+    past the limit of chunks added per hit: none of its chunks was asked for)."""
     out = []
     present = {h["chunk_id"] for h in hits} | fetched
+    asked = {cid for cids in wanted.values() for cid in cids}
     for h in hits:
         for x in h.get("xrefs") or []:
             reason = None
@@ -75,7 +77,8 @@ def unfollowed_refs(hits: list[dict], fetched: set[str], wanted: dict[str, list[
             elif not x.get("resolved_chunk_ids"):
                 reason = "unresolved"
             elif not any(cid in present for cid in x["resolved_chunk_ids"]):
-                reason = "not available under the caller's filters (access or validity date)"
+                reason = "not available under the caller's filters (access or validity date)" \
+                    if any(cid in asked for cid in x["resolved_chunk_ids"]) else BEYOND_LIMIT
             if reason:
                 out.append({"chunk_id": h["chunk_id"], "ref": x.get("raw"), "target": x.get("target"),
                             "reason": reason})

@@ -44,6 +44,9 @@ DEFAULT_ABSTAIN = 0.02
 the lower of the two fits' suggestions, since a refused answerable question costs more than an
 off-topic one left unflagged)."""
 PLACEMENTS: tuple[str, ...] = get_args(Placement)
+BEYOND_LIMIT = "beyond the limit of chunks added per hit (--xref-limit)"
+"""The reason an unfollowed reference gives when the expansion's `limit` left it out: the caller can
+raise the limit; the other reasons (external, unresolved, filtered) no option changes."""
 # A matter date: "2026-01-01", a date, or the datetime click's DateTime option gives.
 Day = Annotated[date | None, BeforeValidator(lambda v: v.date() if isinstance(v, datetime) else v)]
 
@@ -261,8 +264,11 @@ class ExpansionOptions(Options):
     xrefs: bool = option(True, "Fetch the clauses the hits cite.", flat="expand_xrefs", cli="--xrefs/--no-xrefs")
     definitions: bool = option(False, "Also fetch the definitions of the defined terms the hits use.",
                                flat="expand_definitions", cli="--definitions/--no-definitions")
-    limit: int | None = option(None, "At most N chunks added after each hit.", flat="expand_limit",
-                               cli="--xref-limit", ge=0, le=100)
+    limit: int | None = option(
+        5, "At most N chunks added after each hit (what changes the clause first, then the first chunk of each "
+        "clause it cites); the references past it are listed as unfollowed. A merger agreement's clause that cites "
+        "'Sections 4.1 through 4.25' would otherwise bring 25 clauses and more.", flat="expand_limit",
+        cli="--xref-limit", ge=0, le=100)
     placement: Placement = option(
         "end", "Where the added clauses go: after the k retrieved hits ('end': the first k places stay the "
         "ranking) or right after the hit that cites each ('inline').", flat="expand_placement", cli="--xrefs-at")

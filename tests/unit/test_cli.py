@@ -89,3 +89,18 @@ def test_glossary_check_counts_a_good_file_and_names_a_bad_line(tmp_path):
     bad.write_text("redline\tcontrodeduzioni\nno tab\n", encoding="utf-8")
     failed = CliRunner().invoke(cli.main, ["glossary", "check", str(bad)])
     assert failed.exit_code == 1 and "line 2" in failed.output
+
+
+def test_references_past_the_expansion_limit_are_one_line_of_the_human_output():
+    from legalsearch.query.models import BEYOND_LIMIT, SearchResponse
+
+    past = [{"chunk_id": "maud:6.1", "ref": f"Section 4.{n}", "target": f"4.{n}", "reason": BEYOND_LIMIT}
+            for n in range(1, 9)]
+    filtered = {"chunk_id": "maud:6.1", "ref": "Schedule 2", "target": "Schedule 2",
+                "reason": "not available under the caller's filters (access or validity date)"}
+    text = cli._render_search(SearchResponse(query="q", hits=[], not_found=True, unfollowed_refs=[filtered, *past]))
+    lines = [line for line in text.splitlines() if line.startswith("unfollowed:")]
+    assert lines[0] == f"unfollowed: Schedule 2 in maud:6.1 ({filtered['reason']})"
+    assert lines[1].startswith("unfollowed: 8 references past the limit of chunks added per hit (Section 4.1, ")
+    assert "Section 4.6, ...; --xref-limit raises it" in lines[1] and "Section 4.7" not in lines[1]
+    assert len(lines) == 2

@@ -1,5 +1,6 @@
 import pytest
 from legalsearch.query.expand import place, plan, unfollowed_refs
+from legalsearch.query.models import BEYOND_LIMIT, ExpansionOptions
 
 
 def _hit(cid, xrefs=(), definitions=(), refs=()):
@@ -37,6 +38,22 @@ def test_plan_follows_references_in_citation_order_and_stops_at_the_limit():
     assert plan([hit], definitions=False, limit=2) == {"a": ["c9a", "c3"]}
 
 
+def test_a_reference_past_the_limit_says_so_and_one_filtered_out_says_that():
+    refs = [
+        {"raw": "Section 4.1", "target": "4.1", "external": False, "resolved_chunk_ids": ["s41"]},
+        {"raw": "Section 4.2", "target": "4.2", "external": False, "resolved_chunk_ids": ["s42"]},
+        {"raw": "Section 4.3", "target": "4.3", "external": False, "resolved_chunk_ids": ["s43"]},
+    ]
+    hit = _hit("a", xrefs=["s41", "s42", "s43"], refs=refs)
+    wanted = plan([hit], definitions=False, limit=2)
+    assert wanted == {"a": ["s41", "s42"]}
+    # 4.2 was asked for and the filters kept it out; 4.3 was never asked for
+    reasons = {u["ref"]: u["reason"] for u in unfollowed_refs([hit], fetched={"s41"}, wanted=wanted)}
+    assert reasons == {"Section 4.2": "not available under the caller's filters (access or validity date)",
+                       "Section 4.3": BEYOND_LIMIT}
+    assert unfollowed_refs([hit], fetched={"s41", "s42", "s43"}, wanted=plan([hit], definitions=False)) == []
+
+
 def test_added_clauses_follow_the_retrieved_hits_unless_inline():
     hits = [_hit("a", xrefs=["t1", "t2"]), _hit("b", xrefs=["t3"], definitions=["d1"]), _hit("c")]
     wanted = plan(hits, definitions=True)
@@ -68,3 +85,7 @@ def test_an_amendment_of_a_hit_follows_it_first_and_a_linked_external_reference_
     assert [via for _, via in place([old, amendment], wanted, fetched)][2:] == [
         "amended_by:msa:14.3", "xref:msa:14.3", "xref:amend:2"]
     assert [u["ref"] for u in unfollowed_refs([amendment], set(fetched), wanted)] == ["section 3 of the Act"]
+
+
+def test_the_default_adds_at_most_five_chunks_after_each_hit():
+    assert ExpansionOptions().limit == 5
