@@ -270,9 +270,18 @@ def plan_links(amendment_chunks: list[dict], target_id: str, target_chunks: list
 # ------------------------------------------------------------------ the pass
 
 _CHUNK_FIELDS = ["chunk_id", "doc_id", "doc_key", "position", "section", "heading_path", "xrefs",
-                 "amended_by_chunk_ids"]
+                 "amended_by_chunk_ids", "valid_from"]
 _RECORD_FIELDS = ["doc_id", "doc_key", "title", "parties", "signed_at", "opening", "language", "flags", "amends",
                   "amended_by"]
+
+
+def latest_first(amending: list[str], since: dict[str, str]) -> list[str]:
+    """The amending chunks of one clause, the one in force from the latest day first (`since`: an
+    amending chunk's valid_from, else its amendment's signing day; none sorts last), in the pass's
+    order where the days are the same: a clause changed by Amendment No. 1 (1 October 2024) and No. 2
+    (1 April 2025) reads No. 2 first, as the wording in force, and it is the one a limit on what is
+    added keeps (`query.expand.plan`, the context's attachments)."""
+    return sorted(amending, key=lambda cid: since.get(cid) or "", reverse=True)
 
 
 def amended_codes() -> list[str]:
@@ -306,6 +315,7 @@ def link_pair(store: Store, chunks_index: str, docs_index: str, *, dry_run: bool
     marked = {h["_source"]["chunk_id"]: h for h in store.scan(
         chunks_index, {"exists": {"field": "amended_by_chunk_ids"}}, source=_CHUNK_FIELDS)}
     want_reverse: dict[str, list[str]] = {}
+    since: dict[str, str] = {}  # an amending chunk -> the day it is in force from (latest_first)
     want_amends: dict[str, str | None] = {}
     want_amended_by: dict[str, set[str]] = {}
     actions: list[dict] = []
@@ -337,6 +347,8 @@ def link_pair(store: Store, chunks_index: str, docs_index: str, *, dry_run: bool
         for cid, sources in reverse.items():
             have = want_reverse.setdefault(cid, [])
             have.extend(s for s in sources if s not in have)
+        for h in own:
+            since[h["_source"]["chunk_id"]] = str(h["_source"].get("valid_from") or record.get("signed_at") or "")[:10]
         link.amended_chunks = len(reverse)
         if target is not None and link.references:
             want_amends[rid] = target["doc_id"]
@@ -344,6 +356,7 @@ def link_pair(store: Store, chunks_index: str, docs_index: str, *, dry_run: bool
                 records.setdefault(hit["_id"], hit["_source"])
                 want_amended_by.setdefault(hit["_id"], set()).add(record["doc_id"])
         done.links.append(link)
+    want_reverse = {cid: latest_first(sources, since) for cid, sources in want_reverse.items()}
     actions += _reverse_updates(store, chunks_index, want_reverse, marked)
     for rid, r in sorted(records.items()):
         amends = want_amends.get(rid)

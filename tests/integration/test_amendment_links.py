@@ -223,3 +223,43 @@ def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, r
         old_days = service.context(SearchRequest(query="What annual licence fee does Marrowgate pay Quenby?",
                                                  index=index, as_of="2024-09-30"), budget=2000)
         assert "[amendment" not in old_days.prompt and all(p.doc_id != "licence-amendment-1" for p in old_days.pieces)
+
+
+AMENDMENT_2 = """AMENDMENT NO. 2 TO SOFTWARE LICENCE AGREEMENT
+
+THIS AMENDMENT NO. 2 is dated 2 February 2026
+
+PARTIES
+
+(1) QUENBY SYSTEMS LIMITED (the "Licensor"); and (2) MARROWGATE LOGISTICS PLC (the "Licensee").
+
+BACKGROUND
+
+(A) This Amendment No. 2 amends the Software Licence Agreement dated 4 March 2024 between Quenby Systems Limited
+and Marrowgate Logistics plc (the "Agreement"). The amendments below take effect on 1 March 2026.
+
+1. Clause 2.1 of the Agreement is deleted and replaced with: "The Licensee shall pay an annual licence fee of
+£301,000 for up to 400 Named Users."
+"""
+
+
+def test_a_clause_amended_twice_arrives_with_the_amendment_in_force_latest_first(store, run_ingest, service,
+                                                                                 tmp_path):
+    """Amendment No. 1 (in force from 1 October 2024) and No. 2 (from 1 March 2026) both replace
+    clause 2.1: today the hit names No. 2 first, the wording in force (the pass meets No. 1 first);
+    for a matter of June 2025 only No. 1 amends it."""
+    (tmp_path / "licence.txt").write_text(LICENCE)
+    (tmp_path / "licence-amendment-1.txt").write_text(AMENDMENT)
+    (tmp_path / "licence-amendment-2.txt").write_text(AMENDMENT_2)
+    with ingested_index(store, run_ingest, "test-amend-twice", [tmp_path], embedder="minilm",
+                        public_if_no_acl=True) as (index, report):
+        assert sorted((link["target"], link["references"]) for link in report.links) == [("licence", 1)] * 2
+        question = "What annual licence fee does Marrowgate pay Quenby?"
+        res = _search(service, index, question, as_of="2026-12-01")
+        fee = next(h for h in res.hits if h.doc_id == "licence" and h.section == "2.1")
+        assert [c.split(":")[0] for c in fee.amended_by] == ["licence-amendment-2", "licence-amendment-1"]
+        assert {"licence-amendment-2", "licence-amendment-1"} <= {h.doc_id for h in res.hits}
+        then = _search(service, index, question, as_of="2025-06-01")
+        fee = next(h for h in then.hits if h.doc_id == "licence" and h.section == "2.1")
+        assert [c.split(":")[0] for c in fee.amended_by] == ["licence-amendment-1"]
+        assert all(h.doc_id != "licence-amendment-2" for h in then.hits)

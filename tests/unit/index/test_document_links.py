@@ -5,6 +5,7 @@ from legalsearch.index.links import (
     choose_target,
     date_forms,
     is_amendment,
+    latest_first,
     plan_links,
     title_core,
     unit_chunks,
@@ -124,3 +125,10 @@ def test_plan_links_forward_reverse_and_a_second_plan_changes_nothing():
     assert reverse == {} and resolved == []
     assert all(not x.get("resolved_doc_id") for c in forward.values() for x in c["xrefs"])
     assert forward["a:1"]["xref_chunk_ids"] == [] and forward["a:2"]["xref_chunk_ids"] == ["a:1"]
+
+
+def test_a_clause_amended_twice_reads_the_latest_amendment_first():
+    since = {"no1:3": "2024-10-01", "no2:3": "2025-04-01", "no10:1": "2026-01-01", "undated:2": ""}
+    assert latest_first(["no1:3", "no10:1", "undated:2", "no2:3"], since) == ["no10:1", "no2:3", "no1:3", "undated:2"]
+    # the same day: the pass's own order
+    assert latest_first(["b", "a"], {"a": "2025-01-01", "b": "2025-01-01"}) == ["b", "a"]
