@@ -7,7 +7,9 @@ From the ranked chunks of one search (`SearchService.context`):
 2. a share of the budget (`attach_share`) is kept for what the taken chunks lean on: the
    clauses they cite (the first chunk of each referenced unit) and the definitions of the
    defined terms they use (the defining sentence, not the whole definitions clause), the
-   question's own terms first, and the clauses of an amendment that change them (`index.links`);
+   question's own terms first, and the clauses of an amendment that change them (`index.links`),
+   a cited clause's own included: clause 3.2 "invoices the fee set out in clause 2.1" brings 2.1 and
+   the amendment that replaced the fee of 2.1;
 3. what is left is filled with further retrieved chunks;
 4. adjacent or overlapping pieces of one document are merged into one piece ("14.2" and "14.3"
    become one passage), and the pieces are ordered by document (best-ranked document first)
@@ -185,6 +187,20 @@ def wanted_ids(question: str, hits: Sequence[dict], xrefs_per_hit: int = XREFS_P
     return list(dict.fromkeys(ids))
 
 
+def amendments_of_attached(hits: Sequence[dict], fetched: dict[str, dict],
+                           xrefs_per_hit: int = XREFS_PER_HIT) -> list[str]:
+    """The amending chunks of the cited clauses attached to `hits` (`fetched`: what `wanted_ids`
+    brought) that were not fetched yet: a second fetch, under the same filters, so that a clause
+    attached in its old wording arrives with what changed it, when that is in force."""
+    have = set(fetched) | {hit["chunk_id"] for hit in hits}
+    ids: list[str] = []
+    for hit in hits:
+        for cid in cited_chunk_ids(hit)[:xrefs_per_hit]:
+            if cid in fetched:
+                ids.extend(a for a in amending_chunk_ids(fetched[cid])[:xrefs_per_hit] if a not in have)
+    return list(dict.fromkeys(ids))
+
+
 def select(
     question: str,
     hits: Sequence[dict],
@@ -231,9 +247,9 @@ def select(
 
     fill(primary_budget)
     taken_ids = {s.source["chunk_id"] for s in chosen}
-    for sel in attachments:
-        if not sel.cited_by or any(c in taken_ids for c in sel.cited_by):
-            take(sel, budget)
+    for sel in attachments:  # in order: a cited clause before the amendment that changes it
+        if (not sel.cited_by or any(c in taken_ids for c in sel.cited_by)) and take(sel, budget):
+            taken_ids.add(sel.source["chunk_id"])
     fill(budget)
     return chosen
 
@@ -247,6 +263,11 @@ def _attachments(question: str, hits: Sequence[dict], fetched: dict[str, dict],
             if target is not None and cid != hit["chunk_id"]:
                 out.append(_Selection(target, int(target["char_start"]), int(target["char_end"]), "xref",
                                       cited_by=[hit["chunk_id"]]))
+                for aid in amending_chunk_ids(target)[:XREFS_PER_HIT]:  # what changed the cited clause
+                    amendment = fetched.get(aid)
+                    if amendment is not None and aid != hit["chunk_id"]:
+                        out.append(_Selection(amendment, int(amendment["char_start"]), int(amendment["char_end"]),
+                                              "amended_by", cited_by=[cid]))
         for cid in amending_chunk_ids(hit)[:XREFS_PER_HIT]:
             target = fetched.get(cid)
             if target is not None:

@@ -1046,7 +1046,8 @@ class SearchService:
                         ) -> tuple[SearchPlan, list[dict], dict[str, dict], dict[str, float]]:
         """What a context of `budget` characters is built from: the plan, the ranked chunk sources
         (enough to fill the budget with ~150-character chunks) and the cited / defining chunks
-        they lean on, fetched under the plan's filters; plus timings."""
+        they lean on (the amendments of a cited clause included), fetched under the plan's filters;
+        plus timings."""
         k = max(req.k, min(200, budget // 150 + 1))
         plan = self.plan(req.replace(k=k, expand_xrefs=False))
         timings = dict(plan.timings)
@@ -1059,6 +1060,11 @@ class SearchService:
             if ids:
                 result = self.store.search(plan.index, bodies.ids_query(ids, plan.filters))
                 fetched = {h["_source"]["chunk_id"]: h["_source"] for h in result["hits"]["hits"]}
+            # a cited clause in its old wording: the amendments in force that changed it (no request
+            # where no attached clause is amended)
+            if more := ctx.amendments_of_attached(hits, fetched):
+                result = self.store.search(plan.index, bodies.ids_query(more, plan.filters))
+                fetched |= {h["_source"]["chunk_id"]: h["_source"] for h in result["hits"]["hits"]}
             timings["attach"] = _ms(t)
         return plan, hits, fetched, timings
 

@@ -223,6 +223,21 @@ def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, r
         old_days = service.context(SearchRequest(query="What annual licence fee does Marrowgate pay Quenby?",
                                                  index=index, as_of="2024-09-30"), budget=2000)
         assert "[amendment" not in old_days.prompt and all(p.doc_id != "licence-amendment-1" for p in old_days.pieces)
+        # the invoicing clause cites clause 2.1, attached in its old wording: the amendment that
+        # replaced it comes too (a budget with room for the one passage and what it leans on)
+        invoicing = "In which month does the Licensor invoice Marrowgate?"
+        invoice = service.context(SearchRequest(query=invoicing, index=index), budget=400, attach_share=0.65)
+        vias = [(p.doc_id, p.sections, p.via) for p in invoice.pieces]
+        assert ("licence", ["3.2"], "retrieval") in vias and ("licence", ["2.1"], "xref") in vias, vias
+        assert [v for _, _, v in vias if v == "retrieval"] == ["retrieval"], vias  # 2.1 and the amendment: attached
+        [change] = [p for p in invoice.pieces if p.doc_id == "licence-amendment-1"]
+        assert change.via == "amended_by", vias
+        fee = 1 + vias.index(("licence", ["2.1"], "xref"))
+        assert f"[amendment of [{fee}], in force from 2024-10-01]" in invoice.prompt, invoice.prompt
+        # before 1 October 2024 the old wording was the one in force: the clause comes alone
+        invoice = service.context(SearchRequest(query=invoicing, index=index, as_of="2024-09-30"), budget=400,
+                                  attach_share=0.65)
+        assert all(p.doc_id != "licence-amendment-1" for p in invoice.pieces), invoice.pieces
 
 
 AMENDMENT_2 = """AMENDMENT NO. 2 TO SOFTWARE LICENCE AGREEMENT

@@ -1,6 +1,13 @@
 """The context builder: dedupe, merge adjacent clauses, attach cited clauses and definitions, budget."""
 
-from legalsearch.query.context import build, definition_snippet, render, spans, wanted_terms
+from legalsearch.query.context import (
+    amendments_of_attached,
+    build,
+    definition_snippet,
+    render,
+    spans,
+    wanted_terms,
+)
 
 
 def _chunk(cid, start, text, section=None, doc="msa", **extra):
@@ -82,6 +89,25 @@ def test_an_amendment_says_which_piece_it_changes_and_from_when():
     # retrieved itself, the amendment says the same
     text = render(build("what is the cap", [change, amended], 10_000, attach_share=0.0))
     assert text.startswith("[1] AMEND v1, Clause 1") and "[amendment of [2], in force from 2025-01-01]" in text
+
+
+def test_a_cited_clause_arrives_with_the_amendment_that_changed_it():
+    # 14.3 cites clause 7; an amendment replaced 7.1's 30 days by 60: the context attaches both
+    seven = dict(SEVEN, amended_by_chunk_ids=["amend:1:0003"])
+    change = _chunk("amend:1:0003", 400, '2. In clause 7.1 of the Agreement "30 days" is replaced by "60 days".', "2",
+                    doc="amend", valid_from="2025-04-01")
+    assert amendments_of_attached([B], {seven["chunk_id"]: seven}) == ["amend:1:0003"]
+    assert amendments_of_attached([B], {seven["chunk_id"]: seven, change["chunk_id"]: change}) == []
+    assert amendments_of_attached([B], {SEVEN["chunk_id"]: SEVEN}) == []  # 7.1 is not amended: no second fetch
+    pieces = build("what is the cap", [B], 10_000, fetched={c["chunk_id"]: c for c in (seven, change)},
+                   attach_share=0.5)
+    assert [(p.doc_id, p.via) for p in pieces] == [("msa", "retrieval"), ("msa", "xref"), ("amend", "amended_by")]
+    number = next(i for i, p in enumerate(pieces, start=1) if p.via == "xref")
+    assert f"[amendment of [{number}], in force from 2025-04-01]" in render(pieces)
+    # no room for the cited clause: nor for what changed it
+    alone = build("what is the cap", [B], len(B["text"]) + 10, fetched={c["chunk_id"]: c for c in (seven, change)},
+                  attach_share=0.5)
+    assert [p.via for p in alone] == ["retrieval"]
 
 
 def test_a_definition_overlapping_a_passage_is_not_paid_twice():
