@@ -286,6 +286,6 @@ def _section_title(piece: _Piece) -> str | None:
         if node.title:
             return node.title
         if (node.kind == "article" and node is piece.unit and i > 0
-                and piece.chain[i - 1].kind in ("section", "chapter", "part", "book")):
+                and piece.chain[i - 1].kind in ("section", "subdivision", "division", "chapter", "part", "book")):
             return None
     return None

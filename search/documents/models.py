@@ -33,7 +33,7 @@ and are read with the English rules (both analyzers index every text; a non-Engl
 `--embedder auto` choose the multilingual model)."""
 LANGUAGES: tuple[str, ...] = get_args(Language)
 NODE_KINDS = (
-    "document", "book", "part", "chapter", "article", "section", "clause", "paragraph", "comma",
+    "document", "book", "part", "chapter", "division", "subdivision", "article", "section", "clause", "paragraph", "comma",
     "schedule", "recitals", "definitions", "preamble", "signature", "heading",
 )
 REF_KINDS = ("section", "clause", "article", "schedule", "annex", "paragraph", "comma", "part")

@@ -34,13 +34,13 @@ from legalsearch.parse.numbering import KIND_ABBREVIATIONS, numeric_key
 from legalsearch.parse.tree import paragraph_tree, parse_structure
 
 UNIT_KINDS = ("article", "section", "clause", "definitions")
-_CONTAINERS = ("book", "part", "chapter")
+_CONTAINERS = ("book", "part", "chapter", "division", "subdivision")
 _GIANT_RATIO = 100
 _GIANT_MIN_SIBLINGS = 5
 _SKIP = 20
 _GIANT_MIN_CHARS = 10_000
 _SEVERE_SHARE = 0.5
-_NESTING_KINDS = ("article", "section", "clause", "book", "part", "chapter")  # definitions: either kind
+_NESTING_KINDS = ("article", "section", "clause", *_CONTAINERS)  # definitions: either kind
 
 
 def parse_checked(text: str, language: str = "en") -> tuple[StructureNode, list[str]]:

@@ -30,6 +30,7 @@ _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies"
 
 KEYWORDS = {
     "book": "book", "libro": "book", "part": "part", "parte": "part", "chapter": "chapter", "capo": "chapter",
+    "division": "division", "subdivision": "subdivision",
     "article": "article", "articolo": "article", "art.": "article",
     "section": "section", "sec.": "section", "§": "section", "clause": "clause",
     "schedule": "schedule", "annex": "schedule", "exhibit": "schedule", "appendix": "schedule",
@@ -48,7 +49,7 @@ HEADING_RE = re.compile(
     r"|IN WITNESS WHEREOF|In [Ww]itness [Ww]hereof|LETTO, CONFERMATO E SOTTOSCRITTO|Letto, confermato e sottoscritto"
     r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
     r"|Ai sensi e per gli effetti|Ai sensi degli|APPROVAZIONE SPECIFICA|Approvazione specifica"
-    r"|TABLE OF CONTENTS|Table of Contents|CONTENTS|INDICE|SOMMARIO)\b"
+    r"|TABLE OF CONTENTS|Table of Contents|CONTENTS|Contents|INDICE|SOMMARIO)\b"
     # "Articles 38 to 84 Deleted": a run of repealed units, one unit (judged by _range)
     r"|(?P<range>Articles|ARTICLES|Sections|SECTIONS|§§)[ \t]*(?P<rfrom>\d{1,4}(?:-\d{1,3})?)[ \t]*"
     r"(?:to|through|-|–)[ \t]*(?P<rto>\d{1,4}(?:-\d{1,3})?)(?![\d.])"
@@ -91,7 +92,8 @@ _STOPWORDS = frozenset(
 )
 
 
-_FIXED_RANKS = {"schedule": 0, "book": 5, "part": 10, "chapter": 20, "article": 30, "section": 40, "clause": 45}
+_FIXED_RANKS = {"schedule": 0, "book": 5, "part": 10, "chapter": 20, "division": 22, "subdivision": 24, "article": 30,
+                "section": 40, "clause": 45}
 # An unnumbered heading nests under keyword units ("Section 5" > "EXCEPTIONS") and groups the bare
 # numbered units after it (a judgment's "Issue 3: ..." > paragraphs 13-17); it closes a bare-numbered
 # clause ("24.6 counterparts" is not the parent of "GOVERNING LAW").
@@ -138,6 +140,22 @@ _DELETED_WORDS = frozenset({"deleted", "repealed", "omitted", "abrogated", "rese
 _CAPTION_RE = re.compile(r"[ \t]*\((?P<caption>[A-Z][^()\n]{1,118})\)[ \t]*\n[ \t]*$")
 
 
+# Canadian statutes ("Danger to human health or safety\n5 (1) No manufacturer ..."): every section
+# and subsection has its marginal note on the line above; the section number stands bare before
+# its text, and "(1)" follows it on the same line
+_MARGINAL_UNIT = re.compile(r"(?m)^[ \t]*[A-Z][^\n]{0,79}[^\s.;:,—]\n[ \t]*\d{1,3}(?:\.\d{1,2})?[ \t]+\(1\)[ \t]+[A-Z]")
+_MARGINAL_MIN = 3
+
+
+# a bare-numbered unit's line in that layout: "5 (1) No manufacturer ...", "1 This Act may be cited ..."
+_MARGINAL_LINE = re.compile(r"[ \t]*\d{1,3}(?:\.\d{1,2})?[ \t]+(?:\(1\)[ \t]+)?[A-Z]")
+
+
+# a title ended by a full stop and a dash, the text right after it (India's Acts: "10. Issue of
+# receipts.—(1) Every warehouseman ...", "4. Liability of warehouseman.—The warehouseman ...")
+_DASH_TITLE = re.compile(r"(?P<title>[A-Z][^\n—]{0,118}?[^\s.])\.[ \t]?—")
+
+
 # a paragraph marker where a title would be: "Article 1  (1) Private rights ..."
 _MARKER_START = re.compile(r"\((?:\d{1,3}[A-Z]{0,2}|[a-z]{1,4}|[A-Z]{1,4})\)(?=[ \t]|$)")
 
@@ -180,6 +198,8 @@ class HeadingJudge:
         self.ranks = keyword_ranks(text)
         # UK statutory instruments ("1.—(1) These Regulations ..."): a caption line names the unit below
         self.line_captions = bool(re.search(r"(?m)^\d{1,3}\.—\(1\)", text))
+        # Canadian statutes: a marginal note above each section and subsection (`_MARGINAL_UNIT`)
+        self.marginal = len(_MARGINAL_UNIT.findall(text)) >= _MARGINAL_MIN
         # a judgment: "Introduction" / "SVOLGIMENTO DEL PROCESSO" holds paragraphs 1-3, "Background"
         # is a heading (a contract's recitals are not in a judgment), a party's name is no heading
         self.judgment = is_judgment_layout(text)
@@ -339,6 +359,10 @@ class HeadingJudge:
             return None
         if self._wrapped(start):
             return None
+        if self.marginal and not match.group("dp"):
+            margin = _line_caption_above(text, start, marginal=True)
+            if margin is not None:
+                return self._marginal_unit(label, pos, margin, stack)
         depth = len(parts)
         style = f"dec{depth}"
         if self.judgment and not self._judgment_sequence(label, parts):
@@ -372,8 +396,18 @@ class HeadingJudge:
             title = title or caption_title
         heading = clean_heading(text[start:head_end])
         inline = text.startswith("—(1)", pos) or text.startswith(" (1)", pos)
+        dashed = title is not None and text.startswith("—", head_end)  # "10. Issue of receipts.—(1) ..."
         return OpenNode(kind, label, title, heading, start, style, rank,
-                        head_end=pos if inline else (head_end if caption is not None else -1))
+                        head_end=pos if inline else (head_end if caption is not None or dashed else -1))
+
+    def _marginal_unit(self, label: str, pos: int, margin: tuple[int, str], stack: list[OpenNode]) -> OpenNode:
+        """A section of a Canadian statute: its bare number (`label`, "5" or an inserted "5.1", all
+        siblings) ending at `pos`, its marginal note (`margin`: where the note's line starts, and the
+        note) for title and start, so the note belongs to the section below it."""
+        start, note = margin
+        kind = "definitions" if _DEFINITIONS_TITLE.match(note) else self._decimal_kind(label, 1, stack)
+        self.last_by_style["dec1"] = label
+        return OpenNode(kind, label, note, clean_heading(self.text[start:pos]), start, "dec1", 51, head_end=pos)
 
     def _marker(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
         groups = match.groupdict()
@@ -402,6 +436,10 @@ class HeadingJudge:
         inline = _inline_title(self.text, match.end())
         if inline:
             title, title_end = inline
+        margin = (_line_caption_above(self.text, start, marginal=True)
+                  if self.marginal and form == "par" and raw[0].isdigit() else None)
+        if margin is not None:  # "Exception\n(2) Subsection (1) does not apply ...": the note names (2)
+            start, title = margin[0], title or margin[1]
         heading = clean_heading(self.text[start:title_end])
         return OpenNode("paragraph", label, title, heading, start, style, 90, dynamic=True, label_raw=raw)
 
@@ -435,6 +473,10 @@ class HeadingJudge:
         line = text[start:end].rstrip()
         if line.strip() in self.running_lines:
             return None
+        if self.marginal and _heads_marginal_unit(text, line, end):
+            # "Interpretation" above "Definitions" above "2 (1) ...": the group heading of a Canadian
+            # statute, which holds the sections after it
+            return OpenNode("heading", None, line.strip(), clean_heading(line), start, "plain", _PLAIN_RANK)
         if marked and len(line) <= 120:
             # "## How we use your information": the writer said it is a heading, and how deep
             # ("#" above "##" above "###"), all of them above the bare-numbered units they hold
@@ -536,7 +578,7 @@ class HeadingJudge:
             if anchor is not None and anchor.kind == "schedule":
                 return "paragraph"
             return "article" if depth == 1 else "comma"
-        if anchor is None or anchor.kind in ("book", "part", "chapter"):
+        if anchor is None or anchor.kind in ("book", "part", "chapter", "division", "subdivision"):
             return self.unit_word
         if anchor.kind == "schedule":
             return "paragraph"
@@ -667,6 +709,9 @@ def _title_after(text: str, pos: int, keyword: bool) -> tuple[str | None, int, b
     while begin < len(text) and text[begin] in " \t.:-–—":
         begin += 1
     rest, rest_end = _rest_of_line(text, begin)
+    dashed = _DASH_TITLE.match(rest)
+    if dashed and len(dashed.group("title").split()) <= 14 and not _SENTENCE_BREAK_RE.search(dashed.group("title")):
+        return dashed.group("title"), begin + dashed.end() - 1, True
     if not rest.strip():
         # the title may be on the next soft line ("ARTICLE 1\nDEFINITIONS", MAUD gaps)
         nxt = begin
@@ -800,18 +845,37 @@ def keyword_ranks(text: str) -> dict[str, int]:
     return ranks
 
 
-def _line_caption_above(text: str, start: int) -> tuple[int, str] | None:
+def _line_caption_above(text: str, start: int, marginal: bool = False) -> tuple[int, str] | None:
     """(start, caption) of a short unpunctuated caption line, after a blank line, right above a
-    numbered unit ("Citation and commencement" above "1.—(1) ...")."""
+    numbered unit ("Citation and commencement" above "1.—(1) ..."). `marginal`: a Canadian
+    statute's marginal note, with no blank line before it, up to 10 words, and it may end in a
+    parenthesis ("Definitions (consumer product)")."""
     line_start = text.rfind("\n", 0, start) + 1
     if text[line_start:start].strip() or line_start < 2:
         return None
     cap_start = text.rfind("\n", 0, line_start - 1) + 1
     caption = text[cap_start:line_start - 1].strip()
-    if (not caption or not caption[0].isupper() or len(caption.split()) > 8 or caption[-1] in ".;,:—)"
-            or not _blank_line_before(text, cap_start) or caption.isupper() or _starts_marker(text, cap_start)):
+    if (not caption or not caption[0].isupper() or len(caption.split()) > (10 if marginal else 8)
+            or caption[-1] in (".;,:—" if marginal else ".;,:—)")
+            or not (marginal or _blank_line_before(text, cap_start)) or caption.isupper()
+            or _starts_marker(text, cap_start)):
         return None
     return cap_start + (len(text[cap_start:line_start]) - len(text[cap_start:line_start].lstrip())), caption
+
+
+def _heads_marginal_unit(text: str, line: str, end: int) -> bool:
+    """True when `line` (ending at `end`) is a short title line whose next line is a marginal note
+    and the line after that a bare-numbered unit of a Canadian statute (`_MARGINAL_LINE`)."""
+    words = line.split()
+    if not 1 <= len(words) <= 8 or line.rstrip()[-1:] in ".;,:—" or line.isupper():
+        return False
+    note_start = end + 1
+    note_end = _line_stop(text, note_start)
+    if note_end >= len(text):
+        return False
+    unit_start = note_end + 1
+    return (_line_caption_above(text, unit_start, marginal=True) is not None
+            and bool(_MARGINAL_LINE.match(text, unit_start)))
 
 
 def _caption_above(text: str, start: int) -> tuple[int, str] | None:

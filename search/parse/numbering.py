@@ -17,7 +17,8 @@ _NUMERIC_RE = re.compile(
     r"^(\d+(?:\.\d+)*)(?:-?([A-Z]{1,2}|[a-z])|-(bis|ter|quater|quinquies|sexies|septies|octies)|-(\d{1,3}))?$")
 
 KIND_ABBREVIATIONS = {"article": "art", "section": "section", "clause": "clause", "book": "book", "part": "part",
-                      "chapter": "chapter", "schedule": "schedule", "definitions": "clause"}
+                      "chapter": "chapter", "division": "division", "subdivision": "subdivision",
+                      "schedule": "schedule", "definitions": "clause"}
 
 
 def is_roman(label: str) -> bool:

@@ -15,7 +15,7 @@ from legalsearch.documents.models import StructureNode
 from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, inline_first_paragraph, unit_word
 
 STRUCTURAL_KINDS = frozenset(
-    {"book", "part", "chapter", "article", "section", "clause", "schedule", "recitals", "definitions",
+    {"book", "part", "chapter", "division", "subdivision", "article", "section", "clause", "schedule", "recitals", "definitions",
      "preamble", "signature", "heading"}
 )
 

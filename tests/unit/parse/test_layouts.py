@@ -1,5 +1,7 @@
 """Statute layouts beyond contracts: a civil code with captions, an EU regulation, the US Code,
-a UK statutory instrument, an Italian code with "3-bis" (fixtures in data/, written for these tests)."""
+a UK statutory instrument, an Italian code with "3-bis", a Canadian statute with marginal notes,
+an Indian Act with dash titles, an Australian Act with Divisions (fixtures in data/, written for
+these tests)."""
 
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ def chunks_of(name: str, language: str = "en", doc_type: str = "statute"):
 
 @pytest.mark.parametrize("name,language", [
     ("civil-code-captions.txt", "en"), ("eu-regulation.txt", "en"), ("us-code.txt", "en"),
-    ("uk-statutory-instrument.txt", "en"), ("italian-code-bis.txt", "it"),
+    ("uk-statutory-instrument.txt", "en"), ("italian-code-bis.txt", "it"), ("canada-statute.txt", "en"),
+    ("india-act.txt", "en"), ("australia-act.txt", "en"),
 ])
 def test_offsets_nest_and_chunks_slice_the_text(name, language):
     text, doc, chunks = chunks_of(name, language)
@@ -232,3 +235,85 @@ def test_italian_bis_ter_articles_with_titles_in_parentheses():
     assert [(c.kind, c.label) for c in bis.children] == [("comma", "1")]
     _, _, chunks = chunks_of("italian-code-bis.txt", "it")
     assert [c.section for c in chunks if c.section] == ["1", "2", "2-bis", "3", "3-ter"]
+
+
+# -- Canadian statute: marginal notes, bare section numbers ------------------------------------
+
+
+def test_canadian_marginal_notes_title_the_sections_and_subsections_below_them():
+    text = read("canada-statute.txt")
+    tree = parse_structure(text)
+    sections = [n for n in tree.walk() if n.kind in ("section", "definitions")]
+    assert [(n.label, n.title) for n in sections] == [
+        ("1", "Short title"), ("2", "Definitions"), ("3", "Application"), ("4", "Danger to human health or safety"),
+        ("5", "Recall order"), ("5.1", "Records"), ("6", "Offence"), ("7", "Due diligence")]
+    s4 = find(tree, "section", "4")
+    # the note belongs to the unit below it: section 4 starts at its note, and section 3 ends before it
+    assert text[s4.char_start:].startswith("Danger to human health or safety\n4 (1) No manufacturer")
+    assert "Danger to human" not in text[find(tree, "section", "3").char_start:find(tree, "section", "3").char_end]
+    assert [(c.label, c.title) for c in s4.children] == [("(1)", None), ("(2)", "Advertising"), ("(3)", "Exception")]
+    assert text[s4.children[1].char_start:].startswith("Advertising\n(2) No person")
+    # "5.1" is an inserted section beside 5, not a part of it
+    part1 = find(tree, "part", "1")
+    assert [(c.kind, c.label) for c in part1.children] == [("section", "4"), ("section", "5"), ("section", "5.1")]
+
+
+def test_canadian_group_headings_hold_the_sections_after_them_and_chunks_cite_them():
+    text = read("canada-statute.txt")
+    tree = parse_structure(text)
+    groups = [(n.title, [c.label for c in n.children]) for n in tree.children if n.kind == "heading"]
+    assert groups == [("Short Title", ["1"]), ("Interpretation", ["2", "3"])]
+    _, _, chunks = chunks_of("canada-statute.txt")
+    by_section = {c.section: c for c in chunks if c.section}
+    assert sorted(by_section, key=lambda s: float(s)) == ["1", "2", "3", "4", "5", "5.1", "6", "7"]
+    assert by_section["6"].heading_path == ["Part 2 – Offences and Punishment", "Section 6 – Offence"]
+    assert by_section["7"].text.startswith("Due diligence\n7 No person")
+    assert not by_section["6"].text.endswith("Due diligence")
+
+
+def test_bare_numbers_stay_prose_without_marginal_notes():
+    # two notes above "N (1)" are not the layout: "3 (1)" in a contract's text is left alone
+    text = ("Payment\n3 (1) Sums are due in 30 days.\nLate payment\n4 (1) Interest runs at 8%.\n"
+            "The parties agree as above.\n")
+    assert not [n for n in parse_structure(text).walk() if n.kind == "section" and n.title in ("Payment", "Late payment")]
+
+
+# -- Indian Act: "N. Title.—(1) text" ------------------------------------------------------------
+
+
+def test_indian_dash_titles_name_the_sections_and_the_first_subsection_follows_them():
+    text = read("india-act.txt")
+    tree = parse_structure(text)
+    chapter2 = find(tree, "chapter", "II")
+    assert [(c.label, c.title) for c in chapter2.children] == [
+        ("3", "Prohibition of sale without certificate"), ("4", "Grant of certificate"),
+        ("4A", "Suspension of certificate"), ("5", "Liability of manufacturer")]
+    s1 = find(tree, "section", "1")
+    assert s1.title == "Short title, extent and commencement"
+    assert [c.label for c in s1.children] == ["(1)", "(2)", "(3)"]
+    assert text[s1.children[0].char_start:].startswith("(1) This Act may be called")
+    assert find(tree, "definitions", "2").title == "Definitions"
+    s4 = find(tree, "section", "4")
+    # the proviso and the explanation stay inside the sub-section they qualify
+    assert "Explanation.—For the purposes" in text[s4.children[1].char_start:s4.children[1].char_end]
+
+
+# -- Australian Act: Parts, Divisions, Subdivisions, a table of contents --------------------------
+
+
+def test_australian_divisions_hold_sections_and_the_contents_table_is_not_the_body():
+    text = read("australia-act.txt")
+    tree = parse_structure(text)
+    part2 = find(tree, "part", "2")
+    assert [(c.kind, c.label, c.title) for c in part2.children] == [
+        ("division", "1", "Disclosure"), ("division", "2", "Payments")]
+    division2 = part2.children[1]
+    assert [(c.kind, c.label) for c in division2.children] == [("subdivision", "A")]
+    assert [c.label for c in division2.children[0].children] == ["11", "12"]
+    # every unit once, from the body (the contents table lists them first)
+    labels = [n.label for n in tree.walk() if n.kind == "section"]
+    assert labels == ["1", "2", "10", "10A", "11", "12"]
+    assert text[find(tree, "section", "10").char_start:].startswith("10  Disclosure statement\n (1) A lessor")
+    _, _, chunks = chunks_of("australia-act.txt")
+    s11 = [c for c in chunks if c.section == "11"][0]
+    assert s11.heading_path == ["Part 2 – Lease terms", "Division 2 – Payments", "Subdivision A – Rent", "Section 11 – Rent"]
