@@ -140,15 +140,16 @@ _DELETED_WORDS = frozenset({"deleted", "repealed", "omitted", "abrogated", "rese
 _CAPTION_RE = re.compile(r"[ \t]*\((?P<caption>[A-Z][^()\n]{1,118})\)[ \t]*\n[ \t]*$")
 
 
-# Canadian statutes ("Danger to human health or safety\n5 (1) No manufacturer ..."): every section
-# and subsection has its marginal note on the line above; the section number stands bare before
-# its text, and "(1)" follows it on the same line
-_MARGINAL_UNIT = re.compile(r"(?m)^[ \t]*[A-Z][^\n]{0,79}[^\s.;:,—]\n[ \t]*\d{1,3}(?:\.\d{1,2})?[ \t]+\(1\)[ \t]+[A-Z]")
+# statutes with a marginal note on the line above every section and subsection, no blank line
+# between: Canada ("Danger to human health or safety\n5 (1) No manufacturer ...", the number bare
+# before its text) and Singapore / Malaysia ("Interpretation\n2.—(1) In this Act ...")
+_MARGINAL_UNIT = re.compile(
+    r"(?m)^[ \t]*[A-Z][^\n]{0,79}[^\s.;:,—]\n[ \t]*\d{1,3}(?:\.\d{1,2})?(?:[ \t]+|\.—)\(1\)[ \t]*[A-Z]")
 _MARGINAL_MIN = 3
 
 
-# a bare-numbered unit's line in that layout: "5 (1) No manufacturer ...", "1 This Act may be cited ..."
-_MARGINAL_LINE = re.compile(r"[ \t]*\d{1,3}(?:\.\d{1,2})?[ \t]+(?:\(1\)[ \t]+)?[A-Z]")
+# a unit's line in that layout: "5 (1) No manufacturer ...", "1 This Act may be cited ...", "2.—(1) In ..."
+_MARGINAL_LINE = re.compile(r"[ \t]*\d{1,3}(?:\.\d{1,2})?(?:\.—\(1\)[ \t]*|\.?[ \t]+(?:\(1\)[ \t]+)?)[A-Z]")
 
 
 # a title ended by a full stop and a dash, the text right after it (India's Acts: "10. Issue of
@@ -388,8 +389,9 @@ class HeadingJudge:
             kind = "definitions"
         self.last_by_style[style] = label
         head_end = max(title_end, pos)
-        caption = (_line_caption_above(text, start)
-                   if self.line_captions and depth == 1 and kind not in ("comma", "paragraph") else None)
+        caption = (_line_caption_above(text, start, marginal=self.marginal)
+                   if (self.line_captions or self.marginal) and depth == 1 and kind not in ("comma", "paragraph")
+                   else None)
         if caption is not None:
             # UK statutory instruments: "Citation and commencement\n1.—(1) These Regulations ..."
             start, caption_title = caption

@@ -1,7 +1,7 @@
 """Statute layouts beyond contracts: a civil code with captions, an EU regulation, the US Code,
 a UK statutory instrument, an Italian code with "3-bis", a Canadian statute with marginal notes,
-an Indian Act with dash titles, an Australian Act with Divisions (fixtures in data/, written for
-these tests)."""
+an Indian Act with dash titles, an Australian Act with Divisions, a Singapore Act with notes
+above "2.—(1)" (fixtures in data/, written for these tests)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def chunks_of(name: str, language: str = "en", doc_type: str = "statute"):
 @pytest.mark.parametrize("name,language", [
     ("civil-code-captions.txt", "en"), ("eu-regulation.txt", "en"), ("us-code.txt", "en"),
     ("uk-statutory-instrument.txt", "en"), ("italian-code-bis.txt", "it"), ("canada-statute.txt", "en"),
-    ("india-act.txt", "en"), ("australia-act.txt", "en"),
+    ("india-act.txt", "en"), ("australia-act.txt", "en"), ("singapore-act.txt", "en"),
 ])
 def test_offsets_nest_and_chunks_slice_the_text(name, language):
     text, doc, chunks = chunks_of(name, language)
@@ -317,3 +317,19 @@ def test_australian_divisions_hold_sections_and_the_contents_table_is_not_the_bo
     _, _, chunks = chunks_of("australia-act.txt")
     s11 = [c for c in chunks if c.section == "11"][0]
     assert s11.heading_path == ["Part 2 – Lease terms", "Division 2 – Payments", "Subdivision A – Rent", "Section 11 – Rent"]
+
+
+# -- Singapore Act: the note right above "N." / "N.—(1)", no blank line between ------------------
+
+
+def test_singapore_notes_right_above_the_sections_title_them():
+    text = read("singapore-act.txt")
+    tree = parse_structure(text)
+    sections = [n for n in tree.walk() if n.kind == "section"]
+    assert [(n.label, n.title) for n in sections] == [
+        ("1", "Short title and commencement"), ("2", "Interpretation"), ("3", "Prohibition of unsafe appliances"),
+        ("4", "Recall"), ("5", "Defence")]
+    s3, s4 = sections[2], sections[3]
+    assert text[s4.char_start:].startswith("Recall\n4. The Authority")
+    assert "Recall" not in text[s3.char_start:s3.char_end].splitlines()[-1]
+    assert [c.label for c in s3.children] == ["(1)", "(2)"]
