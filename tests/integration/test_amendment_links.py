@@ -168,9 +168,11 @@ PARTIES
 3.2 The Licensor invoices each January the fee set out in clause 2.1, payable within thirty days of the invoice.
 """
 
-AMENDMENT = """AMENDMENT NO. 1 TO SOFTWARE LICENCE AGREEMENT
+def amendment(number: int, dated: str, effective: str, fee: str, users: int) -> str:
+    """Amendment No. `number` of the licence above: clause 2.1's fee replaced from `effective`."""
+    return f"""AMENDMENT NO. {number} TO SOFTWARE LICENCE AGREEMENT
 
-THIS AMENDMENT NO. 1 is dated 9 September 2024
+THIS AMENDMENT NO. {number} is dated {dated}
 
 PARTIES
 
@@ -178,12 +180,15 @@ PARTIES
 
 BACKGROUND
 
-(A) This Amendment No. 1 amends the Software Licence Agreement dated 4 March 2024 between Quenby Systems Limited
-and Marrowgate Logistics plc (the "Agreement"). The amendments below take effect on 1 October 2024.
+(A) This Amendment No. {number} amends the Software Licence Agreement dated 4 March 2024 between Quenby Systems Limited
+and Marrowgate Logistics plc (the "Agreement"). The amendments below take effect on {effective}.
 
 1. Clause 2.1 of the Agreement is deleted and replaced with: "The Licensee shall pay an annual licence fee of
-£248,000 for up to 220 Named Users."
+£{fee} for up to {users} Named Users."
 """
+
+
+AMENDMENT = amendment(1, "9 September 2024", "1 October 2024", "248,000", 220)
 
 
 def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, run_ingest, service, tmp_path):
@@ -240,22 +245,7 @@ def test_files_with_no_metadata_are_linked_by_what_their_openings_write(store, r
         assert all(p.doc_id != "licence-amendment-1" for p in invoice.pieces), invoice.pieces
 
 
-AMENDMENT_2 = """AMENDMENT NO. 2 TO SOFTWARE LICENCE AGREEMENT
-
-THIS AMENDMENT NO. 2 is dated 2 February 2026
-
-PARTIES
-
-(1) QUENBY SYSTEMS LIMITED (the "Licensor"); and (2) MARROWGATE LOGISTICS PLC (the "Licensee").
-
-BACKGROUND
-
-(A) This Amendment No. 2 amends the Software Licence Agreement dated 4 March 2024 between Quenby Systems Limited
-and Marrowgate Logistics plc (the "Agreement"). The amendments below take effect on 1 March 2026.
-
-1. Clause 2.1 of the Agreement is deleted and replaced with: "The Licensee shall pay an annual licence fee of
-£301,000 for up to 400 Named Users."
-"""
+AMENDMENT_2 = amendment(2, "2 February 2026", "1 March 2026", "301,000", 400)
 
 
 def test_a_clause_amended_twice_arrives_with_the_amendment_in_force_latest_first(store, run_ingest, service,
