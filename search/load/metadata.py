@@ -29,7 +29,12 @@ _DOC_TYPE_RULES = (
                                  r"|\bmemorandum\b|\bnota interna\b")),
     ("privacy_policy", re.compile(r"(?i)\bprivacy (?:policy|notice|statement)\b|\binformativa (?:sulla )?privacy\b"
                                   r"|\bpersonal information we collect\b")),
-    ("statute", re.compile(r"(?m)^.{0,40}\bAct \d{4}\b|\bBE IT ENACTED\b|\bdecreto legislativo\b|\bgazzetta ufficiale\b")),
+    # "Retail Leases Act 2020", "BE IT ENACTED" / "BE it enacted by Parliament", Canada's "S.C. 2022, c. 9"
+    # and "... enacts as follows:", India's "ACT NO. 14 OF 2021", a long title "An Act respecting ..."
+    ("statute", re.compile(r"(?m)^.{0,40}\bAct \d{4}\b|\bBE IT ENACTED\b|\b[Bb][Ee] it enacted\b|\benacts as follows\b"
+                           r"|\bS\.C\. \d{4}, c\. \d+|^[ \t]*ACT NO\. \d+ OF \d{4}\b"
+                           r"|^[ \t]*An Act (?:respecting|to provide|to regulate|to amend|to establish)\b"
+                           r"|\bdecreto legislativo\b|\bgazzetta ufficiale\b")),
     ("contract", re.compile(r"(?i)\bagreement\b|\bcontract\b|\bcontratto\b|\bconvenzione\b")),
 )
 

@@ -252,7 +252,7 @@ class HeadingJudge:
             node = self._marker(match, start, stack)
         if node is None or self.toc_keys is None:
             return node
-        key = (node.kind, node.label or node.title or "")
+        key = _toc_key(node)
         if key in self.toc_keys:  # the body restarts: first heading seen twice
             self.toc_keys = None
             return node
@@ -626,6 +626,16 @@ def _tight_titles(text: str) -> set[int]:
         if 1 <= len(words) <= 8 and _title_case_ratio(line) >= 0.7 and not _MONTHS.match(line):
             found.add(match.start("line"))
     return found if len(found) >= 3 else set()
+
+
+def _toc_key(node: OpenNode) -> tuple[str, ...]:
+    """What a table of contents and the body share for one heading: kind and label ("Part 1"); for
+    a Division or Subdivision, whose numbers restart in each Part ("Division 1—Preliminary" under
+    Part 2, "Division 1—Rent" under Part 3), its title too, without the contents' dot leaders and
+    page number ("Rent ........ 14")."""
+    if node.kind in ("division", "subdivision"):
+        return node.kind, node.label or "", (node.title or "").rstrip(" .0123456789").lower()
+    return node.kind, node.label or node.title or ""
 
 
 def _blank_line_before(text: str, line_start: int) -> bool:

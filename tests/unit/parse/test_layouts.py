@@ -11,6 +11,7 @@ import pytest
 from legalsearch.chunk import chunk_document
 from legalsearch.documents.models import DocumentMeta
 from legalsearch.load.files import build_document
+from legalsearch.load.metadata import infer_doc_type
 from legalsearch.parse import parse_structure
 from legalsearch.parse.titles import describe_node
 
@@ -312,7 +313,9 @@ def test_australian_divisions_hold_sections_and_the_contents_table_is_not_the_bo
     assert [c.label for c in division2.children[0].children] == ["11", "12"]
     # every unit once, from the body (the contents table lists them first)
     labels = [n.label for n in tree.walk() if n.kind == "section"]
-    assert labels == ["1", "2", "10", "10A", "11", "12"]
+    assert labels == ["1", "2", "10", "10A", "11", "12", "13"]
+    # Division numbers restart in each Part: "Division 1—Fees" of the contents is not the body's start
+    assert [(c.kind, c.label, c.title) for c in find(tree, "part", "3").children] == [("division", "1", "Fees")]
     assert text[find(tree, "section", "10").char_start:].startswith("10  Disclosure statement\n (1) A lessor")
     _, _, chunks = chunks_of("australia-act.txt")
     s11 = [c for c in chunks if c.section == "11"][0]
@@ -333,3 +336,16 @@ def test_singapore_notes_right_above_the_sections_title_them():
     assert text[s4.char_start:].startswith("Recall\n4. The Authority")
     assert "Recall" not in text[s3.char_start:s3.char_end].splitlines()[-1]
     assert [c.label for c in s3.children] == ["(1)", "(2)"]
+
+
+@pytest.mark.parametrize("name", ["canada-statute.txt", "india-act.txt", "australia-act.txt", "singapore-act.txt"])
+def test_statutes_of_other_jurisdictions_are_known_as_statutes(name):
+    # Canada's "S.C. 2024, c. 11" and "An Act respecting ...", India's "ACT NO. 9 OF 2022" and "BE it
+    # enacted", "Appliance Leasing Act 2023", "An Act to regulate ...": none is a contract
+    assert infer_doc_type(read(name)) == "statute"
+
+
+def test_a_contract_that_cites_an_act_is_still_a_contract():
+    text = ("SUPPLY AGREEMENT\n\nThis Agreement is made under the Sale of Goods Act 1979 as it applies.\n\n"
+            "1. Supply\nThe Supplier supplies the Goods.\n")
+    assert infer_doc_type(text) == "contract"
