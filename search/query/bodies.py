@@ -204,13 +204,21 @@ def identifier_terms(refs: list[QueryRef]) -> tuple[list[str], list[str]]:
     return [r.label for r in internal], [r.raw for r in internal if r.kind in ("schedule", "annex", "part")]
 
 
+def _constant(clause: dict, boost: float) -> dict:
+    """`clause` scoring `boost` wherever it matches: whether a chunk is the cited unit, not how
+    long its heading path is (min-max over the identifier list would turn a longer path's slightly
+    lower BM25 into a whole point: the cited section of one document below the same number of
+    two others)."""
+    return {"constant_score": {"filter": clause, "boost": boost}}
+
+
 def phrase_clause(phrase) -> dict:
-    return {"match_phrase": {"heading_path.text": {"query": phrase, "boost": 2.0}}}
+    return _constant({"match_phrase": {"heading_path.text": {"query": phrase}}}, 2.0)
 
 
 def label_clauses(label) -> list[dict]:
-    return [{"term": {"section": {"value": label, "boost": 3.0}}},
-            {"match_phrase": {"heading_path.text": {"query": label}}}]
+    return [_constant({"term": {"section": label}}, 3.0),
+            _constant({"match_phrase": {"heading_path.text": {"query": label}}}, 1.0)]
 
 
 def identifier_clause(should: list, clauses) -> dict:
@@ -225,7 +233,7 @@ def parent_labels(refs: list[QueryRef]) -> list[str]:
 
 
 def parent_clause(label) -> dict:
-    return {"term": {"section": {"value": label, "boost": 1.0}}}
+    return _constant({"term": {"section": label}}, 1.0)
 
 
 def identifier_query(refs: list[QueryRef], filters: Filters) -> dict | None:

@@ -16,6 +16,8 @@ _PLURAL = re.compile(r"(?i)^(?:sections|clauses|articles|articoli|artt|paragraph
 _INSERTED = re.compile(r"^(\d+)-\d{1,3}$")
 _PATTERNS = [
     # kind, regex (group "label"); order matters: longer keywords first
+    # "subsection 5(1)", "sub-section 12(3)": a part of section 5, which is the unit cited
+    ("section", r"\bsub-?sections?\s*(?P<label>\d+[A-Z]?(?:\.\d+)?)(?=\s*\()"),
     ("section", rf"(?:\b(?:sections?|secs?\.?|ss?\.\s?)|§+\s?)\s*(?P<label>{_NUM})"),
     ("clause", rf"\b(?:clauses?|cl\.)\s*(?P<label>{_NUM})"),
     ("article", rf"\b(?:articles?|articol[oi]|artt?\.?|art)\s*(?P<label>{_NUM})"),
@@ -27,6 +29,8 @@ _PATTERNS = [
 _COMPILED = [(kind, re.compile(rx, re.IGNORECASE)) for kind, rx in _PATTERNS]
 # "14.3" alone, with a dotted number, is an identifier in legal questions ("what does 14.3 cap?")
 _BARE_DOTTED = re.compile(r"(?<![\w.,])(?P<label>\d{1,3}\.\d{1,3}(?:\.\d{1,3})*)(?![\w,]|\.\d)")
+# ", paragrafo 3" right after "l'articolo 9": a paragraph of that article, not a unit of its own
+_OF_THE_UNIT_BEFORE = re.compile(r"\s*,?\s*")
 # Codes cited externally: "art. 1341 c.c.", "section 21 of the Housing Act 1988" stay identifiers
 # but are not sections of the document asked about when followed by a code abbreviation.
 _EXTERNAL_CODE = re.compile(r"^\s*(?:c\.c\.|c\.p\.c\.|c\.p\.|cod\.|codice)", re.IGNORECASE)
@@ -51,10 +55,16 @@ def parse_identifiers(query: str) -> list[QueryRef]:
     """All references in `query`, in order, without duplicates."""
     found: list[tuple[int, QueryRef]] = []
     taken: list[tuple[int, int]] = []
+    units: list[int] = []  # where each article / section / clause reference ends
     for kind, rx in _COMPILED:
         for m in rx.finditer(query):
             if any(s < m.end() and m.start() < e for s, e in taken):
                 continue
+            if kind == "paragraph" and any(_OF_THE_UNIT_BEFORE.fullmatch(query, e, m.start()) for e in units):
+                taken.append((m.start(), m.end()))
+                continue
+            if kind in ("section", "clause", "article"):
+                units.append(m.end())
             external = bool(_EXTERNAL_CODE.match(query[m.end():]))
             label = normalize_label(m.group("label"))
             if _PLURAL.match(m.group(0).strip()) and _INSERTED.match(label):

@@ -410,6 +410,12 @@ _PERCENT = re.compile(r"\s*(?:%|per\s*cent\b|percent\b|per\s*cento\b)", re.IGNOR
 _AMOUNT = re.compile(r"\d[\d.,]*(?:-(?!(?:bis|ter|quater|quinquies|sexies|septies|octies)$)[a-z]+)+")
 """A number joined to the words of its unit ("15-year-old", "16-week", "30-day"; an amount too),
 not to the Latin suffix of an inserted article ("1-bis", "3-bis": labels, parse.numbering)."""
+_CITING = re.compile(r"(?:^|[^\w-])([A-Za-z][\w.-]*)[ \t]*$")
+"""The word right before a number in the question ("section" of "section 13", "subsection" of
+"subsection 12(1)")."""
+_CITING_MORE = frozenset({"sub-section", "sub-sections", "subsections", "subparagraph", "subparagraphs",
+                          "sub-paragraph", "sub-paragraphs", "sub-clause", "sub-clauses", "subclauses"})
+"""Citation words beyond analyzers/function_words.json's, before a label only (`question_words`)."""
 _ELISION = re.compile(r"^(?:l|un|dell|all|dall|nell|sull|coll|d|c|quest|quell|tutt)['’](?=\w)", re.IGNORECASE)
 """An Italian article or preposition elided onto a word ("l'Art.", "dell'Agente"): not part of it."""
 
@@ -449,6 +455,10 @@ def question_words(query: str) -> list[str]:
       written "Kestrel", "CEII", "S.p.A", "KR-Vision"; "pagamenti", "pose-estimation" and
       "workout" are not names even where a small corpus makes them rare. A question typed in one
       case keeps every word but the function words;
+    * the plain number a citation word gives ("13" of "section 13", "12" of "subsection 12(1)",
+      "7" of "art. 7"): a unit most documents have, which a title or an opening may also carry by
+      chance ("[12th March, 2021.]" named an Act for "subsection 12(1)" of another); an inserted
+      unit's label ("1751-bis", "12A", "8-bis") is rare and still names;
     * a number given as a percentage ("15%", "150 per cent", "30 per cento"): an amount, which a
       document's title, parties or summary may carry by chance (an address, a date) and which
       then named that document alone (round 6 topics: "more than 15% short of the yearly minimum
@@ -463,7 +473,7 @@ def question_words(query: str) -> list[str]:
         word = _POSSESSIVE.sub("", _ELISION.sub("", m.group(0)))
         key = word.lower()
         if len(word) < 2 or key in seen or key in cited or (word.isdigit() and _PERCENT.match(query, m.end())) \
-                or _AMOUNT.fullmatch(word):
+                or _AMOUNT.fullmatch(word) or (word.isdigit() and _cites(query[:m.start()], cited)):
             continue
         if mixed and not any(c.isupper() or c.isdigit() for c in word):
             continue
@@ -471,6 +481,12 @@ def question_words(query: str) -> list[str]:
             continue
         seen[key] = word
     return list(seen.values())[:MAX_NAMING_WORDS]
+
+
+def _cites(before: str, cited: frozenset[str]) -> bool:
+    """Whether `before` ends with a citation word, so that the number after it is a label."""
+    found = _CITING.search(before)
+    return found is not None and (found.group(1).lower().rstrip(".") in cited or found.group(1).lower() in _CITING_MORE)
 
 
 def written_like_names(query: str) -> bool:

@@ -111,10 +111,12 @@ def test_with_no_day_asked_the_text_in_force_today_ranks_first(service, sample_i
     assert bool(noted) == (other in versions), (versions, response.warnings)
     if noted:
         assert f"housing-act-1988 {other}" in noted[0]
-    # on the eve of the repeal it is the prior that puts the 2019 text first
+    # on the eve of the repeal the prior moves the 2026 text (not yet in force) down the list
     if day == "2026-04-30":
         flat = ask(service, sample_index[0], query, k=8, current_prior=0.0)
-        assert [h.version for h in flat.hits if h.doc_id == "housing-act-1988"][0] == "2026"
+        flat_versions = [h.version for h in flat.hits if h.doc_id == "housing-act-1988" and h.via == "retrieval"]
+        assert "2026" in flat_versions, flat_versions
+        assert flat_versions.index("2026") < (versions.index("2026") if "2026" in versions else len(versions))
 
 
 def test_italian_withdrawal_returns_art_5_then_art_7_through_its_reference(service, sample_index):

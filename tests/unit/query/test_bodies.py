@@ -42,7 +42,7 @@ def test_every_subquery_carries_the_same_filters():
     assert subs[0]["bool"]["filter"] == expected
     assert subs[1]["knn"]["vector"]["filter"] == {"bool": {"filter": expected}}
     assert subs[2]["bool"]["filter"] == expected
-    assert {"term": {"section": {"value": "14.3", "boost": 3.0}}} in subs[2]["bool"]["should"]
+    assert {"constant_score": {"filter": {"term": {"section": "14.3"}}, "boost": 3.0}} in subs[2]["bool"]["should"]
 
 
 @pytest.mark.parametrize(
@@ -157,8 +157,20 @@ def test_identifier_query_also_finds_the_parent_unit_of_a_dotted_label():
     from legalsearch.query.identifiers import parse_identifiers
 
     query = bodies.identifier_query(parse_identifiers("articolo 13.2 licenza Kestrel"), Filters())
-    terms = [s["term"]["section"] for s in query["bool"]["should"] if "term" in s]
-    assert terms == [{"value": "13.2", "boost": 3.0}, {"value": "13", "boost": 1.0}]
+    terms = [(s["constant_score"]["filter"]["term"]["section"], s["constant_score"]["boost"])
+             for s in query["bool"]["should"] if "term" in s.get("constant_score", {}).get("filter", {})]
+    assert terms == [("13.2", 3.0), ("13", 1.0)]
+
+
+def test_identifier_scores_say_which_unit_is_cited_not_how_long_its_heading_path_is():
+    from legalsearch.query.identifiers import parse_identifiers
+
+    query = bodies.identifier_query(parse_identifiers("Under section 13, what can a tenant do?"), Filters())
+    scored = [s for s in query["bool"]["should"] if s is not bodies.MATCH_NONE]
+    # every clause scores a constant where it matches: BM25's length norm of heading_path.text made the
+    # same "section 13" of a statute with a deeper path (Part > Division > Subdivision) lose to two others
+    assert scored and all(set(s) == {"constant_score"} for s in scored)
+    assert [s["constant_score"]["boost"] for s in scored] == [3.0, 1.0]
 
 
 

@@ -24,6 +24,15 @@ from legalsearch.query.identifiers import parse_identifiers, section_labels
         ("artt. 1341-1342 c.c.", [("article", "1341")]),
         ("section 5-2023 notice", [("section", "5")]),
         ("fees of 1,000.50 euros on 12.03.2024", []),
+        # a subsection cites its section ("subsection 5(1)" is in section 5); a paragraph written
+        # right after its article ("l'articolo 9, paragrafo 3") is part of it, not section 3
+        ("What does subsection 5(1) prohibit?", [("section", "5")]),
+        ("the period in sub-section 12(3)", [("section", "12")]),
+        ("sub-section (2) of section 15", [("section", "15")]),
+        ("Cosa prevede l'articolo 9, paragrafo 3?", [("article", "9")]),
+        ("Article 5 paragraph 2 and paragraph 7", [("article", "5"), ("paragraph", "7")]),
+        ("paragraph 12 of the judgment", [("paragraph", "12")]),
+        ("the subsections of the Act", []),
     ],
 )
 def test_parse_identifiers(query, expected):
