@@ -108,12 +108,12 @@ def truncated(tok, text: str, n: int) -> str:
 def cmd_score(args) -> None:
     tok, model = load_model(args.out / "model")
     scores = args.out / "scores.jsonl"
-    done = {json.loads(line)["set"] + "|" + json.loads(line)["id"] for line in scores.read_text().splitlines()} \
+    done = {(row["set"], row["id"]) for row in map(json.loads, scores.read_text().splitlines())} \
         if scores.exists() else set()
     items = [json.loads(line) for line in (args.out / "pairs.jsonl").read_text().splitlines()]
     with open(scores, "a") as out:
         for n, item in enumerate(items):
-            if item["set"] + "|" + item["id"] in done:
+            if (item["set"], item["id"]) in done:
                 continue
             alone, _ = continuation(tok, model, PROMPT_WITHOUT, item["query"])
             hits = []

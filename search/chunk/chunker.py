@@ -27,7 +27,7 @@ from typing import Literal, get_args
 from legalsearch.chunk.enrich import enrich_chunks
 from legalsearch.chunk.recursive import split_recursive
 from legalsearch.documents.errors import DocumentError
-from legalsearch.documents.models import Chunk, ParsedDocument, StructureNode, make_chunk_id
+from legalsearch.documents.models import CONTAINER_KINDS, Chunk, ParsedDocument, StructureNode, make_chunk_id
 from legalsearch.parse.titles import describe_node, unit_name
 from legalsearch.parse.tree import STRUCTURAL_KINDS
 
@@ -286,6 +286,6 @@ def _section_title(piece: _Piece) -> str | None:
         if node.title:
             return node.title
         if (node.kind == "article" and node is piece.unit and i > 0
-                and piece.chain[i - 1].kind in ("section", "subdivision", "division", "chapter", "part", "book")):
+                and piece.chain[i - 1].kind in ("section", *CONTAINER_KINDS)):
             return None
     return None

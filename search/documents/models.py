@@ -32,6 +32,8 @@ parsing rules; the others are recognised so that a French or German document is 
 and are read with the English rules (both analyzers index every text; a non-English document makes
 `--embedder auto` choose the multilingual model)."""
 LANGUAGES: tuple[str, ...] = get_args(Language)
+CONTAINER_KINDS = ("book", "part", "chapter", "division", "subdivision")
+"""The levels that group units and hold no text of their own: a unit is never their parent."""
 NODE_KINDS = (
     "document", "book", "part", "chapter", "division", "subdivision", "article", "section", "clause", "paragraph", "comma",
     "schedule", "recitals", "definitions", "preamble", "signature", "heading",

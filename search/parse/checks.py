@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import statistics
 
-from legalsearch.documents.models import StructureNode
+from legalsearch.documents.models import CONTAINER_KINDS, StructureNode
 from legalsearch.parse.numbering import KIND_ABBREVIATIONS, numeric_key
 from legalsearch.parse.tree import paragraph_tree, parse_structure
 
 UNIT_KINDS = ("article", "section", "clause", "definitions")
-_CONTAINERS = ("book", "part", "chapter", "division", "subdivision")
+_CONTAINERS = CONTAINER_KINDS
 _GIANT_RATIO = 100
 _GIANT_MIN_SIBLINGS = 5
 _SKIP = 20

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from legalsearch.documents.models import CONTAINER_KINDS
 from legalsearch.parse.doctypes import PARTY_ROLE, is_judgment_layout
 from legalsearch.parse.numbering import (
     alpha_value,
@@ -580,7 +581,7 @@ class HeadingJudge:
             if anchor is not None and anchor.kind == "schedule":
                 return "paragraph"
             return "article" if depth == 1 else "comma"
-        if anchor is None or anchor.kind in ("book", "part", "chapter", "division", "subdivision"):
+        if anchor is None or anchor.kind in CONTAINER_KINDS:
             return self.unit_word
         if anchor.kind == "schedule":
             return "paragraph"

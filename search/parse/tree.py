@@ -11,12 +11,12 @@ from __future__ import annotations
 import itertools
 import re
 
-from legalsearch.documents.models import StructureNode
+from legalsearch.documents.models import CONTAINER_KINDS, StructureNode
 from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, inline_first_paragraph, unit_word
 
 STRUCTURAL_KINDS = frozenset(
-    {"book", "part", "chapter", "division", "subdivision", "article", "section", "clause", "schedule", "recitals", "definitions",
-     "preamble", "signature", "heading"}
+    {*CONTAINER_KINDS, "article", "section", "clause", "schedule", "recitals", "definitions", "preamble", "signature",
+     "heading"}
 )
 
 
