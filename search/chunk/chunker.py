@@ -127,7 +127,8 @@ def _unit(node: StructureNode, chain: list[StructureNode], text: str, max_chars:
     # neighbours); a bare heading line ("APPROVED JUDGMENT" before "Introduction") joins the next
     titled = node.kind in ("heading", "definitions") and bool(node.title)
     bare = titled and node.char_end - node.char_start <= len(node.heading or "") + 2
-    labelled = labelled and (node.label is not None or (titled and not bare))
+    # a table of contents is kept apart from the preamble it follows (labelled "contents" in enrich)
+    labelled = labelled and (node.label is not None or (titled and not bare) or node.kind == "contents")
     unit_chain = chain + [node]
     if node.char_end - node.char_start <= max_chars:
         return [_Piece(node.char_start, node.char_end, unit_chain, node, labelled=labelled, loose=bare)]

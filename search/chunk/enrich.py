@@ -6,7 +6,7 @@ from __future__ import annotations
 import bisect
 import dataclasses
 
-from legalsearch.documents.models import Chunk, ParsedDocument
+from legalsearch.documents.models import CONTENTS_LABEL, Chunk, ParsedDocument
 from legalsearch.parse.definitions import extract_definitions, find_term_uses
 from legalsearch.parse.doctypes import approves_clauses, cites_other_documents
 from legalsearch.parse.labels import check_double_signature, label_clauses
@@ -41,9 +41,14 @@ def enrich_chunks(doc: ParsedDocument, chunks: list[Chunk]) -> list[Chunk]:
                 uses_in[i].append(term)
     approving = approves_clauses(doc.meta.doc_type, language)
     approvals = check_double_signature(text, doc.tree, language)["approval_spans"] if approving else []
+    contents = [(n.char_start, n.char_end) for n in doc.tree.walk() if n.kind == "contents"]
     enriched = []
     for i, chunk in enumerate(chunks):
         context = "\n".join(p for p in (chunk.heading, chunk.section_title, chunk.text) if p)
+        if any(s <= chunk.char_start and chunk.char_end <= e for s, e in contents):
+            # it lists every clause's title and cites every Part; it is none of them, cites none
+            enriched.append(dataclasses.replace(chunk, clause_labels=[CONTENTS_LABEL]))
+            continue
         labels = label_clauses(context, language)
         if any(s < chunk.char_end and e > chunk.char_start for s, e in approvals):
             labels = [lb for lb in labels if lb != "double_signature_1341"] + ["double_signature_1341"]

@@ -34,9 +34,12 @@ and are read with the English rules (both analyzers index every text; a non-Engl
 LANGUAGES: tuple[str, ...] = get_args(Language)
 CONTAINER_KINDS = ("book", "part", "chapter", "division", "subdivision")
 """The levels that group units and hold no text of their own: a unit is never their parent."""
+CONTENTS_LABEL = "contents"
+"""The clause label of a table of contents' chunks: kept in the index (Dashboards shows them), kept
+out of every search (`query.bodies.NOT_CONTENTS`)."""
 NODE_KINDS = (
     "document", "book", "part", "chapter", "division", "subdivision", "article", "section", "clause", "paragraph", "comma",
-    "schedule", "recitals", "definitions", "preamble", "signature", "heading",
+    "schedule", "recitals", "definitions", "preamble", "signature", "contents", "heading",
 )
 REF_KINDS = ("section", "clause", "article", "schedule", "annex", "paragraph", "comma", "part")
 

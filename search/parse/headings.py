@@ -104,6 +104,11 @@ _FIRST_UNIT = re.compile(r"(?:(?:ARTICLE|Article|ARTICOLO|Articolo|ART\.|Art\.|C
 
 
 _TOC_MAX_CHARS = 40_000
+# where a table of contents' entry ends: a line break, a page number ("Definitions    2", "..... 14")
+_TOC_ENTRY_END = re.compile(r"\n|\s\d{1,3}(?=[ \t]{2,}|[ \t]*\n|[ \t]*$)|\.{3,}\s*\d+|\bPage\b")
+_TOC_MAX_ENTRY = 300
+# "Contents" above "(2) The notice of violation shall ..." is a Canadian marginal note, not a table
+_NEXT_LINE_MARKER = re.compile(r"\s*\n\s*\(\w{1,4}\)")
 
 
 _MARKDOWN_HEADING = re.compile(r"[ \t]*(#{1,6})[ \t]+")
@@ -195,6 +200,10 @@ class HeadingJudge:
         self.last_by_style: dict[str, str] = {}
         self.toc_keys: set[tuple[str, str]] | None = None
         self.toc_start = 0
+        self.toc_heading = ""  # the "Contents" line of the table being read
+        # a table of contents just closed by the body's first heading seen again: a "contents" node
+        # for `parse_structure` to attach before that heading (its text is navigation, not clauses)
+        self.contents: OpenNode | None = None
         self.seen_recitals = False
         self.heading_end = 0
         self.ranks = keyword_ranks(text)
@@ -255,6 +264,9 @@ class HeadingJudge:
             return node
         key = _toc_key(node)
         if key in self.toc_keys:  # the body restarts: first heading seen twice
+            if not node.dynamic and len(self.toc_keys) >= 2 and _reads_as_table(self.text, self.toc_start, start):
+                self.contents = OpenNode("contents", None, None, self.toc_heading, self.toc_start, "special", 0,
+                                         special=True)
             self.toc_keys = None
             return node
         self.toc_keys.add(key)
@@ -266,9 +278,10 @@ class HeadingJudge:
         rest, rest_end = _rest_of_line(self.text, match.end())
         upper = word.upper()
         if upper in ("TABLE OF CONTENTS", "CONTENTS", "INDICE", "SOMMARIO"):
-            if len(rest) <= 30:
+            if self.toc_keys is None and len(rest) <= 30 and not _NEXT_LINE_MARKER.match(self.text, rest_end):
                 self.toc_keys, self.toc_start = set(), start
-            return None
+                self.toc_heading = clean_heading(self.text[start:rest_end])
+            return None  # "TABLE OF CONTENTS (continued)" atop the table's next page: the same table
         self.toc_keys = None
         if upper.startswith(("AI SENSI", "APPROVAZIONE SPECIFICA")):
             window = self.text[match.end():match.end() + 200]
@@ -627,6 +640,19 @@ def _tight_titles(text: str) -> set[int]:
         if 1 <= len(words) <= 8 and _title_case_ratio(line) >= 0.7 and not _MONTHS.match(line):
             found.add(match.start("line"))
     return found if len(found) >= 3 else set()
+
+
+def _reads_as_table(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] is entries all through: a line break or a page number at most
+    `_TOC_MAX_ENTRY` characters apart. A body whose first headings the parser missed ("ARTICLE I
+    OFFICES Section 1.01 ..." inline in a long line, found again only at "ARTICLE V") reads as
+    prose somewhere, and stays text that searches find."""
+    pos = start
+    for match in _TOC_ENTRY_END.finditer(text, start, end):
+        if match.start() - pos > _TOC_MAX_ENTRY:
+            return False
+        pos = match.end()
+    return end - pos <= _TOC_MAX_ENTRY
 
 
 def _toc_key(node: OpenNode) -> tuple[str, ...]:

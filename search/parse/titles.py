@@ -20,7 +20,7 @@ def describe_node(node: StructureNode, language: str = "en", limit: int | None =
         return label if label else "paragraph"
     if kind in ("heading", "definitions") and not label and node.title:
         return _shorten(node.title, limit)  # an unnumbered heading is its own name: "GOVERNING LAW"
-    if kind in ("preamble", "recitals", "signature") and not label:
+    if kind in ("preamble", "recitals", "signature", "contents") and not label:
         name = node.heading.split(":")[0].strip() if node.heading else kind.capitalize()
         return _shorten(name, limit)
     word = _heading_word(node, language, unit_name)

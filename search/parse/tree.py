@@ -16,7 +16,7 @@ from legalsearch.parse.headings import HEADING_RE, HeadingJudge, OpenNode, inlin
 
 STRUCTURAL_KINDS = frozenset(
     {*CONTAINER_KINDS, "article", "section", "clause", "schedule", "recitals", "definitions", "preamble", "signature",
-     "heading"}
+     "contents", "heading"}
 )
 
 
@@ -38,6 +38,9 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
     state = HeadingJudge(text, language, unit_word(text, language))
     for match in HEADING_RE.finditer(text):
         node = state.judge(match, stack)
+        if state.contents is not None:
+            _attach(state.contents, stack)
+            state.contents = None
         if node is not None:
             _attach(node, stack)
             first = inline_first_paragraph(text, node)

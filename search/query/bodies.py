@@ -14,6 +14,7 @@ import re
 from functools import cache
 from importlib import resources
 
+from legalsearch.documents.models import CONTENTS_LABEL
 from legalsearch.errors import QueryError
 from legalsearch.index.schema import KNN_EF_SEARCH
 from legalsearch.query.identifiers import QueryRef
@@ -71,9 +72,13 @@ def acl_should(groups_clause: dict | None) -> dict:
     return {"bool": {"should": should, "minimum_should_match": 1}}
 
 
+NOT_CONTENTS: dict = {"bool": {"must_not": {"term": {"clause_labels": CONTENTS_LABEL}}}}
+"""A table of contents' chunks list every clause's title and answer nothing: no search returns them."""
+
+
 def filter_clauses(filters: Filters) -> list[dict]:
     """The filter clauses every sub-query carries."""
-    clauses: list[dict] = [acl_clause(filters.groups)]
+    clauses: list[dict] = [acl_clause(filters.groups), NOT_CONTENTS]
     if filters.as_of:
         clauses += validity_clauses(filters.as_of.isoformat())
     for fld, attr in TERMS_FILTERS:

@@ -175,7 +175,7 @@ EF_SEARCH = Num("ef_search", KNN_EF_SEARCH)
 def filter_markers() -> list:
     """`bodies.filter_clauses` with the client's params in place of a Filters."""
     return [
-        bodies.acl_should(Opt("groups", (bodies.terms_clause("acl", Json("groups")),))),
+        bodies.acl_should(Opt("groups", (bodies.terms_clause("acl", Json("groups")),))), bodies.NOT_CONTENTS,
         Opt("as_of", tuple(bodies.validity_clauses(Var("as_of"))), scalar=True),
         *(Opt(fld, (bodies.terms_clause(fld, Json(fld)),)) for fld, _ in bodies.TERMS_FILTERS),
     ]

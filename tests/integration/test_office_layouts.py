@@ -95,3 +95,43 @@ def test_markdown_and_html_headings_and_lists(store, run_ingest, service, tmp_pa
         res = _search(service, index, "What does section 2 of the Ortivo terms of use say?")
         assert (res.hits[0].doc_id, res.hits[0].section) == ("ortivo-terms", "2")
         assert "refunded in full" in res.hits[0].text
+
+
+TENANCY_ACT = """RETAIL TENANCIES ACT 2023
+No. 12, 2023
+
+Contents
+Part 1—Preliminary 1
+1 Short title ..................................... 1
+2 Security bonds held by the Commissioner ...................... 1
+Part 2—Ending a lease 2
+3 Notice to end a lease for repairs ...................... 2
+4 Return of the security bond ...................... 3
+
+Part 1—Preliminary
+1 Short title
+This Act is the Retail Tenancies Act 2023.
+2 Security bonds held by the Commissioner
+A landlord who takes a security bond pays it to the Commissioner within 14 days.
+Part 2—Ending a lease
+3 Notice to end a lease for repairs
+A landlord may end a lease for repairs by giving the tenant six months' written notice.
+4 Return of the security bond
+The Commissioner returns the security bond to the tenant within 10 days of the lease ending.
+"""
+
+
+def test_a_contents_table_is_kept_but_never_a_hit(store, run_ingest, service, tmp_path):
+    (tmp_path / "retail-tenancies-act.txt").write_text(TENANCY_ACT)
+    with ingested_index(store, run_ingest, "test-contents", [tmp_path], embedder="minilm", public_if_no_acl=True) \
+            as (index, report):
+        assert (report.summary()["ingested"], report.summary()["failed"]) == (1, 0)
+        # the table lists every title the question uses; the section that answers wins, the table is no hit
+        for mode in ("hybrid", "bm25"):
+            res = service.search(SearchRequest(query="When is the security bond returned after the lease ends?",
+                                               index=index, mode=mode, expand_xrefs=False, k=10))
+            assert res.hits and res.hits[0].section == "4"
+            assert all("......" not in h.text and "contents" not in h.clause_labels for h in res.hits)
+        # it stays in the index, labelled, for whoever browses it (OpenSearch Dashboards)
+        stored = store.search(index, {"query": {"term": {"clause_labels": "contents"}}})["hits"]["hits"]
+        assert [h["_source"]["text"].splitlines()[0] for h in stored] == ["Contents"]

@@ -96,6 +96,25 @@ def test_pages_are_attached_to_chunks():
     assert [c.page for c in chunk_document(doc, min_chars=0)] == [1, 2]
 
 
+def test_a_table_of_contents_is_its_own_chunk_labelled_contents_citing_nothing():
+    entries = "".join(f"{n} {title} ..... {n}\n" for n, title in enumerate(
+        ["Definitions", "Governing law", "Confidentiality", "Termination", "Limitation of liability"], 1))
+    body = "".join(f"{n}. {title.upper()}\n\nThe parties agree to the {title.lower()} terms of Section {n}.\n\n"
+                   for n, title in enumerate(["Definitions", "Governing law", "Confidentiality", "Termination",
+                                              "Limitation of liability"], 1))
+    text = "MASTER SERVICES AGREEMENT\nbetween Acme Ltd and Globex plc\n\nTABLE OF CONTENTS\n" + entries + "\n" + body
+    doc = build_document(text, DocumentMeta(doc_id="msa", title="MSA", doc_type="contract"))
+    chunks = chunk_document(doc, min_chars=0)
+    contents = [c for c in chunks if "contents" in c.clause_labels]
+    assert len(contents) == 1
+    assert contents[0].text.startswith("TABLE OF CONTENTS\n1 Definitions")
+    assert contents[0].text.rstrip().endswith("Limitation of liability ..... 5")
+    assert contents[0].clause_labels == ["contents"]  # not "governing_law", "confidentiality", ... it lists
+    assert (contents[0].xrefs, contents[0].heading_path, contents[0].section) == ([], ["TABLE OF CONTENTS"], None)
+    assert chunks[0].text == "MASTER SERVICES AGREEMENT\nbetween Acme Ltd and Globex plc"  # the preamble apart
+    assert [c.section for c in chunks if c.section] == ["1", "2", "3", "4", "5"]
+
+
 def test_unknown_chunker_is_an_error(docs):
     with pytest.raises(DocumentError, match="unknown chunker 'fixed'"):
         chunk_document(docs["nda-acme-globex.txt"], "fixed")

@@ -125,8 +125,52 @@ def test_table_of_contents_entries_do_not_shadow_sections():
             "ARTICLE 1\nDEFINITIONS\nSection 1.1 Definitions. Terms have the meanings below.\n\n"
             "ARTICLE 2\nTHE OFFER\nSection 2.1 The Offer. Purchaser shall commence the Offer.\n")
     tree = parse_structure(text, "en")
-    assert [(n.kind, n.label) for n in tree.children] == [("preamble", None), ("definitions", "1"), ("article", "2")]
-    assert tree.children[0].char_end < text.index("ARTICLE 1\nDEFINITIONS")
+    assert [(n.kind, n.label) for n in tree.children] == [("contents", None), ("definitions", "1"), ("article", "2")]
+    contents = tree.children[0]
+    assert (contents.char_start, contents.heading) == (0, "TABLE OF CONTENTS")
+    assert text[contents.char_start:contents.char_end].endswith("ARTICLE 2 THE OFFER 5")
+    assert contents.char_end < text.index("ARTICLE 1\nDEFINITIONS")
+
+
+def test_a_table_of_contents_is_a_node_of_its_own_after_the_preamble():
+    text = ("RETAIL TENANCIES ACT 2023\nNo. 12, 2023\n\nContents\nPart 1—Preliminary 1\n1 Short title ..... 1\n"
+            "2 Commencement ..... 1\nPart 2—Leases 2\n3 Lease to be in writing ..... 2\n\n"
+            "Part 1—Preliminary\n1 Short title\nThis Act is the Retail Tenancies Act 2023.\n"
+            "2 Commencement\nThis Act commences on the day after Royal Assent.\n"
+            "Part 2—Leases\n3 Lease to be in writing\nA retail lease must be in writing and signed.\n")
+    tree = parse_structure(text, "en")
+    assert [n.kind for n in tree.children] == ["preamble", "contents", "part", "part"]
+    contents = tree.children[1]
+    assert text[contents.char_start:contents.char_end].splitlines()[0] == "Contents"
+    assert text[contents.char_end:].lstrip().startswith("Part 1—Preliminary\n1 Short title\nThis Act")
+    assert [s.label for s in tree.children[2].children] == ["1", "2"]
+
+
+def test_contents_that_run_into_prose_are_no_table():
+    # the body's first heading is missed (inline in a long line), so the first heading seen again
+    # is "ARTICLE 2": the stretch up to it holds clause text and must stay searchable
+    body = ("BY-LAWS of ACME INC.   Section 1.01  Registered Office. The registered "
+            "office of the Corporation shall be in Wilmington, Delaware, and the Board of Directors may at any "
+            "time establish other offices at any place or places where the Corporation is qualified to do "
+            "business, as the Board may from time to time determine or the business of the Corporation may "
+            "require, and no such office shall be closed without notice to the stockholders of record.\n\n")
+    text = ("TABLE OF CONTENTS\nARTICLE 1 OFFICES 1\nARTICLE 2 STOCKHOLDERS 2\n\n" + body
+            + "ARTICLE 2\nSTOCKHOLDERS\nSection 2.01 Annual Meeting. The annual meeting shall be held in May.\n")
+    tree = parse_structure(text, "en")
+    assert "contents" not in [n.kind for n in tree.walk()]
+
+
+def test_a_marginal_note_reading_contents_is_no_table():
+    # Justice Laws: "Contents" is the note above subsection (2) of section 34; section 35 must stay a unit
+    notes = "".join(f"Note {n}\n{n} (1) The Minister may act under this section {n}.\n" for n in range(30, 34))
+    text = ("Notice of violation\n34 (1) The Minister may designate individuals to issue notices of violation.\n"
+            "Contents\n(2) The notice of violation shall\n(a) name the person;\n(b) identify the violation.\n\n"
+            "Compliance agreements\n35 (1) On receipt of a notice of violation, the person may apply.\n"
+            "Reduction of penalty\n(2) A compliance agreement may provide for the reduction of the penalty.\n")
+    tree = parse_structure(notes + text, "en")
+    sections = [(n.label, n.title) for n in tree.walk() if n.kind == "section"]
+    assert ("35", "Compliance agreements") in sections
+    assert "contents" not in [n.kind for n in tree.walk()]
 
 
 def test_text_without_headings_falls_back_to_paragraphs():

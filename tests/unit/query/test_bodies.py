@@ -7,19 +7,20 @@ from legalsearch.query.identifiers import parse_identifiers
 from legalsearch.query.models import Filters
 
 PUBLIC_ONLY = {"bool": {"should": [{"term": {"public": True}}], "minimum_should_match": 1}}
+NO_CONTENTS = {"bool": {"must_not": {"term": {"clause_labels": "contents"}}}}
 
 
 @pytest.mark.parametrize(
     ("filters", "expected"),
     [
-        (Filters(), [PUBLIC_ONLY]),
+        (Filters(), [PUBLIC_ONLY, NO_CONTENTS]),
         (Filters(groups=("litigation-team",)),
          [{"bool": {"should": [{"term": {"public": True}}, {"terms": {"acl": ["litigation-team"]}}],
-                    "minimum_should_match": 1}}]),
+                    "minimum_should_match": 1}}, NO_CONTENTS]),
         (Filters(jurisdictions=("IT",), doc_types=("contract",)),
-         [PUBLIC_ONLY, {"terms": {"jurisdiction": ["IT"]}}, {"terms": {"doc_type": ["contract"]}}]),
+         [PUBLIC_ONLY, NO_CONTENTS, {"terms": {"jurisdiction": ["IT"]}}, {"terms": {"doc_type": ["contract"]}}]),
         (Filters(as_of=date(2026, 5, 1)),
-         [PUBLIC_ONLY,
+         [PUBLIC_ONLY, NO_CONTENTS,
           {"bool": {"should": [{"range": {"valid_from": {"lte": "2026-05-01"}}},
                                {"bool": {"must_not": {"exists": {"field": "valid_from"}}}}],
                     "minimum_should_match": 1}},
