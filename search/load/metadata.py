@@ -30,10 +30,12 @@ _DOC_TYPE_RULES = (
     ("privacy_policy", re.compile(r"(?i)\bprivacy (?:policy|notice|statement)\b|\binformativa (?:sulla )?privacy\b"
                                   r"|\bpersonal information we collect\b")),
     # "Retail Leases Act 2020", "BE IT ENACTED" / "BE it enacted by Parliament", Canada's "S.C. 2022, c. 9"
-    # and "... enacts as follows:", India's "ACT NO. 14 OF 2021", a long title "An Act respecting ..."
+    # and "... enacts as follows:", India's "ACT NO. 14 OF 2021", a long title "An Act respecting ...",
+    # Hong Kong's "Cap. 456" line atop an Ordinance (a contract citing "(Cap. 26)" in a sentence is none)
     ("statute", re.compile(r"(?m)^.{0,40}\bAct \d{4}\b|\bBE IT ENACTED\b|\b[Bb][Ee] it enacted\b|\benacts as follows\b"
                            r"|\bS\.C\. \d{4}, c\. \d+|^[ \t]*ACT NO\. \d+ OF \d{4}\b"
-                           r"|^[ \t]*An Act (?:respecting|to provide|to regulate|to amend|to establish)\b"
+                           r"|^[ \t]*An (?:Act|Ordinance) (?:respecting|to provide|to regulate|to amend|to establish|to impose|to make)\b"
+                           r"|^[ \t]*\(?Cap\. \d+[A-Z]?\)?(?:[ \t]|$)"
                            r"|\bdecreto legislativo\b|\bgazzetta ufficiale\b")),
     ("contract", re.compile(r"(?i)\bagreement\b|\bcontract\b|\bcontratto\b|\bconvenzione\b")),
 )

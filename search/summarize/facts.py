@@ -39,7 +39,7 @@ TYPE_FAMILIES = {
         ("contract", "License Agreement", r"licen[cs]e\s+agreement"),
         ("contract", "Services Agreement", r"services?\s+agreement"),
         ("statute", "Statute", r"\bAct\s+\d{4}\b|BE\s+IT\s+ENACTED|\benacts\s+as\s+follows\b"
-                               r"|\bACT\s+NO\.\s+\d+\s+OF\s+\d{4}\b|\bstatute\b|\bregulation\s+\(e[cu]\)"),
+                               r"|\bACT\s+NO\.\s+\d+\s+OF\s+\d{4}\b|(?m:^[ \t]*\(?Cap\.\s+\d+[A-Z]?\)?(?:[ \t]|$))|\bstatute\b|\bregulation\s+\(e[cu]\)"),
         ("contract", "Agreement", r"\bagreement\b|\bcontract\b"),
     ),
     "it": (

@@ -345,7 +345,18 @@ def test_statutes_of_other_jurisdictions_are_known_as_statutes(name):
     assert infer_doc_type(read(name)) == "statute"
 
 
+def test_a_hong_kong_ordinance_is_a_statute():
+    text = ("Cap. 456 Consumer Goods Safety Ordinance\n\nAn Ordinance to impose a duty on manufacturers, importers "
+            "and suppliers of consumer goods to ensure that the goods they supply are safe.\n\n[23 October 1995]\n\n"
+            "Part 1\nPreliminary\n1. Short title\nThis Ordinance may be cited as the Consumer Goods Safety Ordinance.\n"
+            "2. Interpretation\nIn this Ordinance, supply agreement means an agreement to supply goods.\n")
+    assert infer_doc_type(text) == "statute"
+    assert infer_doc_type(text.replace("Cap. 456 ", "", 1)) == "statute"  # the long title "An Ordinance to ..."
+
+
 def test_a_contract_that_cites_an_act_is_still_a_contract():
     text = ("SUPPLY AGREEMENT\n\nThis Agreement is made under the Sale of Goods Act 1979 as it applies.\n\n"
             "1. Supply\nThe Supplier supplies the Goods.\n")
     assert infer_doc_type(text) == "contract"
+    hong_kong = text.replace("Act 1979", "Ordinance (Cap. 26)")
+    assert infer_doc_type(hong_kong) == "contract"
