@@ -146,6 +146,16 @@ def test_a_table_of_contents_is_a_node_of_its_own_after_the_preamble():
     assert [s.label for s in tree.children[2].children] == ["1", "2"]
 
 
+def test_an_italian_indice_is_a_contents_node_too():
+    text = ("CONTRATTO DI FORNITURA\ntra Alfa S.r.l. e Beta S.p.A.\n\nINDICE\nArt. 1 Oggetto ..... 2\n"
+            "Art. 2 Penale ..... 3\n\nArt. 1 (Oggetto)\n1. Il Fornitore fornisce i beni.\n\n"
+            "Art. 2 (Penale)\n1. In caso di recesso anticipato si applica una penale del 10%.\n")
+    tree = parse_structure(text, "it")
+    assert [(n.kind, n.label) for n in tree.children] == [("preamble", None), ("contents", None), ("article", "1"),
+                                                          ("article", "2")]
+    assert tree.children[2].title == "Oggetto"
+
+
 def test_contents_that_run_into_prose_are_no_table():
     # the body's first heading is missed (inline in a long line), so the first heading seen again
     # is "ARTICLE 2": the stretch up to it holds clause text and must stay searchable
