@@ -50,7 +50,9 @@ HEADING_RE = re.compile(
     r"|IN WITNESS WHEREOF|In [Ww]itness [Ww]hereof|LETTO, CONFERMATO E SOTTOSCRITTO|Letto, confermato e sottoscritto"
     r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
     r"|Ai sensi e per gli effetti|Ai sensi degli|APPROVAZIONE SPECIFICA|Approvazione specifica"
-    r"|TABLE OF CONTENTS|Table of Contents|CONTENTS|Contents|INDICE|SOMMARIO)\b"
+    r"|TABLE OF CONTENTS|Table of Contents|CONTENTS|Contents|INDICE|SOMMARIO"
+    r"|ARRANGEMENT OF (?:SECTIONS|CLAUSES|ARTICLES|REGULATIONS|RULES|PARAGRAPHS)"
+    r"|Arrangement of (?:Sections|Clauses|Articles|Regulations|Rules|Paragraphs))\b"
     # "Articles 38 to 84 Deleted": a run of repealed units, one unit (judged by _range)
     r"|(?P<range>Articles|ARTICLES|Sections|SECTIONS|§§)[ \t]*(?P<rfrom>\d{1,4}(?:-\d{1,3})?)[ \t]*"
     r"(?:to|through|-|–)[ \t]*(?P<rto>\d{1,4}(?:-\d{1,3})?)(?![\d.])"
@@ -201,9 +203,12 @@ class HeadingJudge:
         self.toc_keys: set[tuple[str, str]] | None = None
         self.toc_start = 0
         self.toc_heading = ""  # the "Contents" line of the table being read
+        self.toc_entries_end = -1  # where the line of its last numbered entry ends
         # a table of contents just closed by the body's first heading seen again: a "contents" node
-        # for `parse_structure` to attach before that heading (its text is navigation, not clauses)
-        self.contents: OpenNode | None = None
+        # (to the end of its last numbered entry), and a preamble node for what follows it up to that
+        # heading, if anything does, for `parse_structure` to attach before that heading (a table is
+        # navigation, not clauses; the Act's title and long title after it are text)
+        self.contents: list[OpenNode] = []
         self.seen_recitals = False
         self.heading_end = 0
         self.ranks = keyword_ranks(text)
@@ -260,16 +265,28 @@ class HeadingJudge:
             node = self._bracketed(match, start, stack)
         else:
             node = self._marker(match, start, stack)
-        if node is None or self.toc_keys is None:
+        if self.toc_keys is None:
             return node
+        # a numbered line is an entry ("4. Grant of certificate.", "1 Short title ..... 1", judged a
+        # heading or not); a title line ("THE WAREHOUSING ACT, 2019") is not
+        entry_end = None if groups["plain"] else _line_stop(self.text, start)
+        if node is None:
+            self.toc_entries_end = entry_end or self.toc_entries_end
+            return None
         key = _toc_key(node)
         if key in self.toc_keys:  # the body restarts: first heading seen twice
-            if not node.dynamic and len(self.toc_keys) >= 2 and _reads_as_table(self.text, self.toc_start, start):
-                self.contents = OpenNode("contents", None, None, self.toc_heading, self.toc_start, "special", 0,
-                                         special=True)
+            end = min(self.toc_entries_end, start)  # a page number "2" read as a heading ends it on its line
+            if not node.dynamic and len(self.toc_keys) >= 2 and self.toc_start < end \
+                    and _reads_as_table(self.text, self.toc_start, end):
+                self.contents = [OpenNode("contents", None, None, self.toc_heading, self.toc_start, "special", 0,
+                                          special=True)]
+                after = min(_skip_space(self.text, end), start)
+                if after < start:  # the title, long title and enacting words between the table and the body
+                    self.contents.append(OpenNode("preamble", None, None, None, after, "special", 0, special=True))
             self.toc_keys = None
             return node
         self.toc_keys.add(key)
+        self.toc_entries_end = entry_end or self.toc_entries_end
         return None
 
     # -- candidates -------------------------------------------------------------------
@@ -277,9 +294,9 @@ class HeadingJudge:
         word = match.group("special")
         rest, rest_end = _rest_of_line(self.text, match.end())
         upper = word.upper()
-        if upper in ("TABLE OF CONTENTS", "CONTENTS", "INDICE", "SOMMARIO"):
+        if upper in ("TABLE OF CONTENTS", "CONTENTS", "INDICE", "SOMMARIO") or upper.startswith("ARRANGEMENT OF"):
             if self.toc_keys is None and len(rest) <= 30 and not _NEXT_LINE_MARKER.match(self.text, rest_end):
-                self.toc_keys, self.toc_start = set(), start
+                self.toc_keys, self.toc_start, self.toc_entries_end = set(), start, -1
                 self.toc_heading = clean_heading(self.text[start:rest_end])
             return None  # "TABLE OF CONTENTS (continued)" atop the table's next page: the same table
         self.toc_keys = None

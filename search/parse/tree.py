@@ -38,9 +38,9 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
     state = HeadingJudge(text, language, unit_word(text, language))
     for match in HEADING_RE.finditer(text):
         node = state.judge(match, stack)
-        if state.contents is not None:
-            _attach(state.contents, stack)
-            state.contents = None
+        for opened in state.contents:
+            _attach(opened, stack)
+        state.contents = []
         if node is not None:
             _attach(node, stack)
             first = inline_first_paragraph(text, node)

@@ -156,6 +156,50 @@ def test_an_italian_indice_is_a_contents_node_too():
     assert tree.children[2].title == "Oggetto"
 
 
+INDIA_CODE = """THE WAREHOUSING ACT, 2019
+ARRANGEMENT OF SECTIONS
+SECTIONS
+CHAPTER I
+PRELIMINARY
+1. Short title, extent and commencement.
+2. Definitions.
+CHAPTER II
+REGISTRATION
+3. Warehouses not to be operated without registration.
+4. Grant of certificate.
+
+THE WAREHOUSING ACT, 2019
+ACT NO. 3 OF 2019
+An Act to provide for the registration of warehouses.
+BE it enacted by Parliament as follows:—
+CHAPTER I
+PRELIMINARY
+1. Short title, extent and commencement.—(1) This Act may be called the Warehousing Act, 2019.
+(2) It extends to the whole of India.
+2. Definitions.—In this Act, unless the context otherwise requires,—
+(a) "warehouse" means any place where goods are stored;
+CHAPTER II
+REGISTRATION
+3. Warehouses not to be operated without registration.—(1) No person shall commence the business of a warehouse.
+4. Grant of certificate.—(1) The Authority may grant a certificate of registration.
+"""
+
+
+def test_an_arrangement_of_sections_is_a_table_and_the_long_title_after_it_is_text():
+    # India Code (and Kenya, Nigeria, Malaysia): the arrangement lists every chapter and section,
+    # then the Act's title, number, long title and enacting words, then the body
+    tree = parse_structure(INDIA_CODE, "en")
+    assert [(n.kind, n.label) for n in tree.children] == [
+        ("preamble", None), ("contents", None), ("preamble", None), ("chapter", "I"), ("chapter", "II")]
+    contents, long_title = tree.children[1], tree.children[2]
+    assert INDIA_CODE[contents.char_start:contents.char_end].endswith("4. Grant of certificate.")
+    assert INDIA_CODE[long_title.char_start:long_title.char_end].splitlines()[2] == (
+        "An Act to provide for the registration of warehouses.")
+    sections = [(n.label, n.title) for n in tree.walk() if n.kind in ("section", "definitions")]
+    assert [label for label, _ in sections] == ["1", "2", "3", "4"]  # once each: the entries are no units
+    assert sections[3] == ("4", "Grant of certificate")
+
+
 def test_contents_that_run_into_prose_are_no_table():
     # the body's first heading is missed (inline in a long line), so the first heading seen again
     # is "ARTICLE 2": the stretch up to it holds clause text and must stay searchable
