@@ -31,11 +31,15 @@ _DOC_TYPE_RULES = (
                                   r"|\bpersonal information we collect\b")),
     # "Retail Leases Act 2020", "BE IT ENACTED" / "BE it enacted by Parliament", Canada's "S.C. 2022, c. 9"
     # and "... enacts as follows:", India's "ACT NO. 14 OF 2021", a long title "An Act respecting ...",
-    # Hong Kong's "Cap. 456" line atop an Ordinance (a contract citing "(Cap. 26)" in a sentence is none)
+    # Hong Kong's "Cap. 456" line atop an Ordinance (a contract citing "(Cap. 26)" in a sentence is none),
+    # Kenya's "ENACTED by the Parliament of Kenya" and "An Act of Parliament to ...", an Italian law's
+    # own first line "LEGGE REGIONALE 14 marzo 2022, n. 9" (a contract citing one is none)
     ("statute", re.compile(r"(?m)^.{0,40}\bAct \d{4}\b|\bBE IT ENACTED\b|\b[Bb][Ee] it enacted\b|\benacts as follows\b"
                            r"|\bS\.C\. \d{4}, c\. \d+|^[ \t]*ACT NO\. \d+ OF \d{4}\b"
                            r"|^[ \t]*An (?:Act|Ordinance) (?:respecting|to provide|to regulate|to amend|to establish|to impose|to make)\b"
-                           r"|^[ \t]*\(?Cap\. \d+[A-Z]?\)?(?:[ \t]|$)"
+                           r"|^[ \t]*\(?Cap\. \d+[A-Z]?\)?(?:[ \t]|$)|\bENACTED by the Parliament of\b"
+                           r"|^[ \t]*An Act of Parliament to\b"
+                           r"|^[ \t]*(?:LEGGE|Legge)(?: (?:REGIONALE|[Rr]egionale))? \d{1,2}[ºo°]? \w+ \d{4}, n\. \d+"
                            r"|\bdecreto legislativo\b|\bgazzetta ufficiale\b")),
     ("contract", re.compile(r"(?i)\bagreement\b|\bcontract\b|\bcontratto\b|\bconvenzione\b")),
 )

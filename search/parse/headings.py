@@ -30,7 +30,8 @@ _LATIN = r"bis|ter|quater|quinquies|sexies|septies|octies"
 
 
 KEYWORDS = {
-    "book": "book", "libro": "book", "part": "part", "parte": "part", "chapter": "chapter", "capo": "chapter",
+    "book": "book", "libro": "book", "part": "part", "parte": "part", "titolo": "part", "chapter": "chapter",
+    "capo": "chapter",
     "division": "division", "subdivision": "subdivision",
     "article": "article", "articolo": "article", "art.": "article",
     "section": "section", "sec.": "section", "§": "section", "clause": "clause",
@@ -204,6 +205,7 @@ class HeadingJudge:
         self.toc_start = 0
         self.toc_heading = ""  # the "Contents" line of the table being read
         self.toc_entries_end = -1  # where the line of its last numbered entry ends
+        self.toc_lines: set[str] = set()  # its numbered lines ("8. Requirement to register."), as written
         # a table of contents just closed by the body's first heading seen again: a "contents" node
         # (to the end of its last numbered entry), and a preamble node for what follows it up to that
         # heading, if anything does, for `parse_structure` to attach before that heading (a table is
@@ -238,6 +240,8 @@ class HeadingJudge:
         if self.judgment and _open_quotation(text[self.unit_start:start]):
             return None  # a judgment quoting the contract: '"14.1 Each party's total liability ...'
         node = self._judge(match, start, stack, groups)
+        if node is not None and node.title is None and self.toc_lines and self.toc_keys is None:
+            self._title_from_contents(node, start)
         if node is not None:
             self.unit_start = start
             if node.title and node.title[-1:] in "*_":
@@ -270,6 +274,8 @@ class HeadingJudge:
         # a numbered line is an entry ("4. Grant of certificate.", "1 Short title ..... 1", judged a
         # heading or not); a title line ("THE WAREHOUSING ACT, 2019") is not
         entry_end = None if groups["plain"] else _line_stop(self.text, start)
+        if entry_end is not None:
+            self.toc_lines.add(self.text[start:entry_end].strip())
         if node is None:
             self.toc_entries_end = entry_end or self.toc_entries_end
             return None
@@ -288,6 +294,18 @@ class HeadingJudge:
         self.toc_keys.add(key)
         self.toc_entries_end = entry_end or self.toc_entries_end
         return None
+
+    def _title_from_contents(self, node: OpenNode, start: int) -> None:
+        """A body heading whose whole line the table of contents lists ("8. Requirement to register."
+        in a Kenyan Act's arrangement of sections, then again over section 8's text) is titled by
+        that line, in sentence case though it is: a table lists titles, not sentences."""
+        end = _line_stop(self.text, start)
+        line = self.text[start:end].rstrip()
+        label = node.heading or ""
+        if line.strip() in self.toc_lines and label and line.startswith(label):
+            title = line[len(label):].strip(" \t.:")
+            if title and len(title) <= 120:
+                node.title, node.heading, node.head_end = title, line, start + len(line)
 
     # -- candidates -------------------------------------------------------------------
     def _special(self, match: re.Match, start: int, stack: list[OpenNode]) -> OpenNode | None:
@@ -674,10 +692,10 @@ def _reads_as_table(text: str, start: int, end: int) -> bool:
 
 def _toc_key(node: OpenNode) -> tuple[str, ...]:
     """What a table of contents and the body share for one heading: kind and label ("Part 1"); for
-    a Division or Subdivision, whose numbers restart in each Part ("Division 1—Preliminary" under
-    Part 2, "Division 1—Rent" under Part 3), its title too, without the contents' dot leaders and
-    page number ("Rent ........ 14")."""
-    if node.kind in ("division", "subdivision"):
+    a Chapter, Division or Subdivision, whose numbers restart in each Part ("Division 1—Preliminary"
+    under Part 2, "Division 1—Rent" under Part 3; "Capo I" in each Titolo of an Italian law), its
+    title too, without the contents' dot leaders and page number ("Rent ........ 14")."""
+    if node.kind in ("chapter", "division", "subdivision"):
         return node.kind, node.label or "", (node.title or "").rstrip(" .0123456789").lower()
     return node.kind, node.label or node.title or ""
 
@@ -779,6 +797,8 @@ def _title_after(text: str, pos: int, keyword: bool) -> tuple[str | None, int, b
         begin = nxt
         stripped = rest.strip()
         if stripped and len(stripped) <= 120 and _title_like(stripped, whole_line=True):
+            if stripped[:1] == "(" and stripped[-1:] == ")" and stripped.count("(") == 1:
+                stripped = stripped[1:-1].strip()  # an Italian law's "Art. 1" over "(Oggetto e finalità)"
             return stripped.rstrip(".:"), begin + len(rest.rstrip()), True
         inline = _inline_title(text, begin)
         if inline:

@@ -354,6 +354,20 @@ def test_a_hong_kong_ordinance_is_a_statute():
     assert infer_doc_type(text.replace("Cap. 456 ", "", 1)) == "statute"  # the long title "An Ordinance to ..."
 
 
+def test_a_kenyan_act_and_an_italian_regional_law_are_statutes():
+    kenya = ("THE WAREHOUSE LICENSING ACT, 2023\nNo. 4 of 2023\nAn Act of Parliament to provide for the licensing of "
+             "warehouses, and for connected purposes\nENACTED by the Parliament of Kenya, as follows—\n"
+             "1. Short title.\nThis Act may be cited as the Warehouse Licensing Act, 2023.\n"
+             "2. Interpretation.\nIn this Act \"agreement\" means a storage agreement.\n")
+    assert infer_doc_type(kenya) == "statute"
+    legge = ("LEGGE REGIONALE 3 aprile 2021, n. 5\nNorme per la tutela dei boschi.\n\nArt. 1\n(Oggetto)\n"
+             "1. La presente legge disciplina il contratto di taglio dei boschi.\n")
+    assert infer_doc_type(legge) == "statute"
+    contratto = ("CONTRATTO DI FORNITURA\n\nIl presente contratto è stipulato ai sensi della\n"
+                 "legge regionale 3 aprile 2021, n. 5.\n\nArt. 1\n(Oggetto)\n1. Il Fornitore fornisce legna.\n")
+    assert infer_doc_type(contratto) == "contract"
+
+
 def test_a_contract_that_cites_an_act_is_still_a_contract():
     text = ("SUPPLY AGREEMENT\n\nThis Agreement is made under the Sale of Goods Act 1979 as it applies.\n\n"
             "1. Supply\nThe Supplier supplies the Goods.\n")

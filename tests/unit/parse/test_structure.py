@@ -200,6 +200,37 @@ def test_an_arrangement_of_sections_is_a_table_and_the_long_title_after_it_is_te
     assert sections[3] == ("4", "Grant of certificate")
 
 
+def test_an_italian_law_titoli_and_capi_under_an_indice():
+    # "Capo I" is in Titolo II and again in Titolo III: in the index it is no restart of the body
+    text = ("LEGGE REGIONALE 3 aprile 2021, n. 5\nNorme sui boschi.\n\nINDICE\nTITOLO I - DISPOSIZIONI GENERALI\n"
+            "Art. 1 - Oggetto\nTITOLO II - TAGLI\nCapo I - Autorizzazioni\nArt. 2 - Domanda\n"
+            "TITOLO III - SANZIONI\nCapo I - Illeciti\nArt. 3 - Sanzioni\n\n"
+            "TITOLO I\nDISPOSIZIONI GENERALI\nArt. 1\n(Oggetto)\n1. La presente legge disciplina il taglio dei boschi.\n"
+            "TITOLO II\nTAGLI\nCapo I\nAutorizzazioni\nArt. 2\n(Domanda)\n1. Il taglio è autorizzato dal Comune.\n"
+            "TITOLO III\nSANZIONI\nCapo I\nIlleciti\nArt. 3\n(Sanzioni)\n1. Chi taglia senza autorizzazione paga "
+            "da 500 a 3.000 euro.\n")
+    tree = parse_structure(text, "it")
+    assert [(n.kind, n.label) for n in tree.children] == [
+        ("preamble", None), ("contents", None), ("part", "I"), ("part", "II"), ("part", "III")]
+    articles = [(n.label, n.title) for n in tree.walk() if n.kind == "article"]
+    assert articles == [("1", "Oggetto"), ("2", "Domanda"), ("3", "Sanzioni")]  # once each, no parentheses
+    assert [c.kind for c in tree.children[3].children] == ["chapter"]
+
+
+def test_a_heading_line_the_contents_list_is_titled_by_it():
+    # Kenya Law: "8. Requirement to register." in the arrangement, then over section 8's text; in
+    # sentence case with a full stop, as a short sentence would be, but the table lists it
+    text = ("THE DATA ACT, 2024\nARRANGEMENT OF SECTIONS\nPART I – PRELIMINARY\n1. Short title.\n"
+            "2. Requirement to register.\n\nTHE DATA ACT, 2024\nENACTED by the Parliament of Kenya, as follows—\n"
+            "PART I – PRELIMINARY\n1. Short title.\nThis Act may be cited as the Data Act, 2024.\n"
+            "2. Requirement to register.\n(1) A person shall not sell personal data unless registered.\n"
+            "(2) A person who contravenes subsection (1) commits an offence.\n")
+    tree = parse_structure(text, "en")
+    sections = [n for n in tree.walk() if n.kind == "section"]
+    assert [(n.label, n.title) for n in sections] == [("1", "Short title"), ("2", "Requirement to register")]
+    assert [c.label for c in sections[1].children] == ["(1)", "(2)"]
+
+
 def test_contents_that_run_into_prose_are_no_table():
     # the body's first heading is missed (inline in a long line), so the first heading seen again
     # is "ARTICLE 2": the stretch up to it holds clause text and must stay searchable
