@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 # an inserted article of a code ("Article 134-2", "Article 667-2") keeps its "-N"; after a plural
 # keyword ("Articles 38-44") the "-N" is a range, and the first number is the reference
-_NUM = r"\d+[A-Z]?(?:\.\d+[A-Z]?)*(?:-?(?:bis|ter|quater|quinquies|sexies)|-\d{1,3}(?![\d.]))?"
+_LATIN_SUFFIX = r"[- ]?(?:bis|ter|quater|quinquies|sexies)\b"  # "12-bis", "12 bis", "3bis"
+_NUM = rf"\d+(?:{_LATIN_SUFFIX}|[A-Z]?(?:\.\d+[A-Z]?)*(?:{_LATIN_SUFFIX}|-\d{{1,3}}(?![\d.]))?)"
 _PLURAL = re.compile(r"(?i)^(?:sections|clauses|articles|articoli|artt|paragraphs|ss)\b")
 _INSERTED = re.compile(r"^(\d+)-\d{1,3}$")
 _PATTERNS = [
@@ -47,7 +48,7 @@ class QueryRef:
 def normalize_label(label: str) -> str:
     """Labels as the section keyword field stores them (its normalizer lowercases)."""
     label = label.strip().rstrip(".").replace(" ", "")
-    label = re.sub(r"-(bis|ter|quater|quinquies|sexies)$", r"-\1", label, flags=re.IGNORECASE)
+    label = re.sub(r"-?(bis|ter|quater|quinquies|sexies)$", r"-\1", label, flags=re.IGNORECASE)  # "12 bis", "12bis"
     return label.lower()
 
 

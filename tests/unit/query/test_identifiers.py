@@ -33,6 +33,10 @@ from legalsearch.query.identifiers import parse_identifiers, section_labels
         ("Article 5 paragraph 2 and paragraph 7", [("article", "5"), ("paragraph", "7")]),
         ("paragraph 12 of the judgment", [("paragraph", "12")]),
         ("the subsections of the Act", []),
+        # an inserted Italian article written with a space or run together is the same unit
+        ("Cosa prevede l'articolo 12 bis?", [("article", "12-bis")]),
+        ("art. 3bis e art. 3 ter", [("article", "3-bis"), ("article", "3-ter")]),
+        ("l'art. 7 bisogna leggerlo", [("article", "7")]),
     ],
 )
 def test_parse_identifiers(query, expected):
