@@ -10,7 +10,7 @@ from legalsearch.chunk.chunker import CHUNKERS, Chunker, chunk_document
 from legalsearch.chunk.enrich import enrich_chunks
 from legalsearch.chunk.recursive import split_recursive
 
-CHUNKS_VERSION = 5
+CHUNKS_VERSION = 6
 """Bumped when the same file comes out as other chunks (loading, parsing, chunking, enrichment):
 part of the ingest settings key, so the next ingest run re-does every document of an index built
 before the change instead of keeping its old chunks as "unchanged" (vectors and summaries come

@@ -17,7 +17,7 @@ def describe_node(node: StructureNode, language: str = "en", limit: int | None =
     if kind in ("comma",):
         return f"comma {label}"
     if kind == "paragraph":
-        return label if label else "paragraph"
+        return label if label else (node.title or "paragraph")  # a definition entry: its term
     if kind in ("heading", "definitions") and not label and node.title:
         return _shorten(node.title, limit)  # an unnumbered heading is its own name: "GOVERNING LAW"
     if kind in ("preamble", "recitals", "signature", "contents") and not label:

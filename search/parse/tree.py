@@ -8,6 +8,7 @@ headings becomes a list of paragraphs.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 
@@ -49,7 +50,7 @@ def parse_structure(text: str, language: str = "en") -> StructureNode:
     if not root.children:
         return paragraph_tree(text)
     _add_preamble(root, text)
-    return _freeze(root, text, len(text))
+    return _definition_entries(_freeze(root, text, len(text)), text)
 
 
 def structural_units(tree: StructureNode):
@@ -107,6 +108,56 @@ def _freeze(node: OpenNode, text: str, parent_end: int) -> StructureNode:
             child.end = node.children[i + 1].start if i + 1 < len(node.children) else end
         children.append(_freeze(child, text, end))
     return StructureNode(node.kind, node.label, node.title, node.heading, node.start, end, children)
+
+
+# a statute's unquoted definition, one a line: "inspector means an individual designated ..." (Canada),
+# "analyst includes ...", "review officer has the meaning assigned ..."; lower case, so a sentence
+# ("The Minister may ...") or a quoted contract definition ('"Agreement" means') is none
+_DEFINITION_LINE = re.compile(r"(?m)^[ \t]*(?P<term>[a-z][a-z\-' ]{0,60}?)(?:,[^\n]{0,80}?,)?[ \t]+"
+                              r"(?:means|includes|has the (?:same )?meaning)\b")
+_DEFINITION_LINES_MIN = 3
+
+
+def _definition_entries(tree: StructureNode, text: str) -> StructureNode:
+    """Each unquoted definition line of a definitions unit as an entry of its own (an unlabelled
+    paragraph titled by its term), when the unit has at least three and a list item runs over one:
+    "(d) a recall ..." of the definition of "incident" then ends where "inspector means ..." starts,
+    instead of holding every definition after it."""
+    children = [_definition_entries(c, text) for c in tree.children]
+    node = dataclasses.replace(tree, children=children)
+    if node.kind != "definitions" or not children:
+        return node
+    lines = [m for m in _DEFINITION_LINE.finditer(text, node.char_start, node.char_end)
+             if m.start("term") > node.char_start]
+    if len(lines) < _DEFINITION_LINES_MIN:
+        return node
+    starts = [m.start("term") for m in lines]
+    if not any(c.char_start < p < c.char_end for c in children for p in starts):
+        return node  # no item runs over a definition: the unit reads right as it is
+    entries = []
+    for i, m in enumerate(lines):
+        end = _trim(text, m.start("term"), starts[i + 1] if i + 1 < len(starts) else node.char_end)
+        inner = [_cut(c, end) for c in children if m.start("term") <= c.char_start < end]
+        entries.append(StructureNode("paragraph", None, m.group("term").strip(), None, m.start("term"), end,
+                                     [c for c in inner if c is not None]))
+    before = [_cut(c, _trim(text, node.char_start, starts[0])) for c in children if c.char_start < starts[0]]
+    return dataclasses.replace(node, children=[c for c in before if c is not None] + entries)
+
+
+def _cut(node: StructureNode, end: int) -> StructureNode | None:
+    """`node` ending at `end` at the latest, its children too."""
+    if node.char_start >= end:
+        return None
+    if node.char_end <= end:
+        return node
+    kept = [c for c in (_cut(child, end) for child in node.children) if c is not None]
+    return dataclasses.replace(node, char_end=end, children=kept)
+
+
+def _trim(text: str, start: int, end: int) -> int:
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return end
 
 
 def paragraph_tree(text: str) -> StructureNode:

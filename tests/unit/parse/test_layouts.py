@@ -345,6 +345,29 @@ def test_statutes_of_other_jurisdictions_are_known_as_statutes(name):
     assert infer_doc_type(read(name)) == "statute"
 
 
+def test_unquoted_definitions_are_entries_so_a_list_item_ends_at_the_next_one():
+    # Justice Laws: "incident ... means any of the following: (a) ... (d) ..." then "inspector means ...";
+    # before, item (d) held every definition after it, and its chunk was "Section 2 > (d)"
+    notes = "".join(f"Note {n}\n{n} (1) The Minister may act under section {n}.\n" for n in (3, 4, 5))
+    text = ("Definitions\n2 The following definitions apply in this Act.\n"
+            "analyst means an individual designated as an analyst under subsection 24(1). (analyste)\n"
+            "incident, in relation to a consumer product, means any of the following:\n"
+            "(a) an occurrence that resulted in the death of an individual;\n"
+            "(b) a recall of the product by a foreign government. (incident)\n"
+            "inspector means an individual designated as an inspector under subsection 24(1). (inspecteur)\n"
+            "young child means an individual who is under three years of age. (jeune enfant)\n" + notes)
+    tree = parse_structure(text, "en")
+    definitions = next(n for n in tree.walk() if n.kind == "definitions")
+    assert [(c.title, [g.label for g in c.children]) for c in definitions.children] == [
+        ("analyst", []), ("incident", ["(a)", "(b)"]), ("inspector", []), ("young child", [])]
+    item_b = definitions.children[1].children[1]
+    assert text[item_b.char_start:item_b.char_end] == "(b) a recall of the product by a foreign government. (incident)"
+    # without an item running over a definition the unit is left as it is
+    flat = text.replace("(a) an occurrence that resulted in the death of an individual;\n", "").replace(
+        "(b) a recall of the product by a foreign government. (incident)\n", "")
+    assert not next(n for n in parse_structure(flat, "en").walk() if n.kind == "definitions").children
+
+
 def test_a_hong_kong_ordinance_is_a_statute():
     text = ("Cap. 456 Consumer Goods Safety Ordinance\n\nAn Ordinance to impose a duty on manufacturers, importers "
             "and suppliers of consumer goods to ensure that the goods they supply are safe.\n\n[23 October 1995]\n\n"
