@@ -29,7 +29,7 @@ from legalsearch.chunk.recursive import split_recursive
 from legalsearch.documents.errors import DocumentError
 from legalsearch.documents.models import CONTAINER_KINDS, Chunk, ParsedDocument, StructureNode, make_chunk_id
 from legalsearch.parse.titles import describe_node, unit_name
-from legalsearch.parse.tree import STRUCTURAL_KINDS
+from legalsearch.parse.tree import STRUCTURAL_KINDS, trim_end
 
 Chunker = Literal["structural", "recursive"]
 CHUNKERS: tuple[str, ...] = get_args(Chunker)
@@ -101,7 +101,7 @@ def _container(node: StructureNode, chain: list[StructureNode], text: str, max_c
     own_chain = chain if node.kind == "document" else chain + [node]
     pieces: list[_Piece] = []
     if node.kind != "document" and node.children:
-        intro_end = _trim_end(text, node.char_start, node.children[0].char_start)
+        intro_end = trim_end(text, node.char_start, node.children[0].char_start)
         if intro_end > node.char_start:
             parts = _text_parts(text, node.char_start, intro_end, max_chars, None)
             heading = (" > ".join(describe_node(n, language, limit=None, unit_name=name) for n in own_chain)
@@ -148,7 +148,7 @@ def _sub_parts(node: StructureNode, text: str, max_chars: int) -> list[tuple[int
     """Split a node at its children; text that is still too long at sentences."""
     parts: list[tuple[int, int, StructureNode | None]] = []
     intro_end = node.children[0].char_start if node.children else node.char_end
-    intro_end = _trim_end(text, node.char_start, intro_end)
+    intro_end = trim_end(text, node.char_start, intro_end)
     if intro_end > node.char_start:
         parts.extend(_text_parts(text, node.char_start, intro_end, max_chars, None))
     for child in node.children:
@@ -202,12 +202,6 @@ def _merge_small(pieces: list[_Piece], max_chars: int, min_chars: int) -> list[_
     return out
 
 
-def _trim_end(text: str, start: int, end: int) -> int:
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return end
-
-
 # -- recursive -----------------------------------------------------------------------------
 def _locate(tree: StructureNode, start: int, end: int) -> _Piece:
     chain: list[StructureNode] = []
@@ -234,7 +228,7 @@ def _to_chunks(doc: ParsedDocument, pieces: list[_Piece]) -> list[Chunk]:
         start, end = piece.start, piece.end
         while start < end and text[start] in " \t\n\r\f\ufeff":
             start += 1
-        end = _trim_end(text, start, end)
+        end = trim_end(text, start, end)
         if end <= start:
             continue
         path = [describe_node(n, meta.language, unit_name=name) for n in piece.chain

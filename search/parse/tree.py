@@ -100,8 +100,7 @@ def _add_preamble(root: OpenNode, text: str) -> None:
 def _freeze(node: OpenNode, text: str, parent_end: int) -> StructureNode:
     end = node.end if node.end >= 0 else parent_end
     if node.kind != "document":
-        while end > node.start and text[end - 1].isspace():
-            end -= 1
+        end = trim_end(text, node.start, end)
     children = []
     for i, child in enumerate(node.children):
         if child.end < 0:
@@ -124,7 +123,9 @@ def _definition_entries(tree: StructureNode, text: str) -> StructureNode:
     "(d) a recall ..." of the definition of "incident" then ends where "inspector means ..." starts,
     instead of holding every definition after it."""
     children = [_definition_entries(c, text) for c in tree.children]
-    node = dataclasses.replace(tree, children=children)
+    # a node nothing changed under is kept as it is (most trees have no definitions unit to split)
+    same = all(a is b for a, b in zip(children, tree.children, strict=True))
+    node = tree if same else dataclasses.replace(tree, children=children)
     if node.kind != "definitions" or not children:
         return node
     lines = [m for m in _DEFINITION_LINE.finditer(text, node.char_start, node.char_end)
@@ -136,11 +137,11 @@ def _definition_entries(tree: StructureNode, text: str) -> StructureNode:
         return node  # no item runs over a definition: the unit reads right as it is
     entries = []
     for i, m in enumerate(lines):
-        end = _trim(text, m.start("term"), starts[i + 1] if i + 1 < len(starts) else node.char_end)
+        end = trim_end(text, m.start("term"), starts[i + 1] if i + 1 < len(starts) else node.char_end)
         inner = [_cut(c, end) for c in children if m.start("term") <= c.char_start < end]
         entries.append(StructureNode("paragraph", None, m.group("term").strip(), None, m.start("term"), end,
                                      [c for c in inner if c is not None]))
-    before = [_cut(c, _trim(text, node.char_start, starts[0])) for c in children if c.char_start < starts[0]]
+    before = [_cut(c, trim_end(text, node.char_start, starts[0])) for c in children if c.char_start < starts[0]]
     return dataclasses.replace(node, children=[c for c in before if c is not None] + entries)
 
 
@@ -154,7 +155,8 @@ def _cut(node: StructureNode, end: int) -> StructureNode | None:
     return dataclasses.replace(node, char_end=end, children=kept)
 
 
-def _trim(text: str, start: int, end: int) -> int:
+def trim_end(text: str, start: int, end: int) -> int:
+    """`end` moved back over trailing whitespace, never before `start`."""
     while end > start and text[end - 1].isspace():
         end -= 1
     return end
@@ -175,7 +177,6 @@ def paragraph_tree(text: str) -> StructureNode:
 def _append_paragraph(children: list[StructureNode], text: str, start: int, end: int) -> None:
     while start < end and text[start] in " \t\n\r\f\ufeff":
         start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
+    end = trim_end(text, start, end)
     if end > start:
         children.append(StructureNode("paragraph", None, None, None, start, end, []))
