@@ -9,6 +9,7 @@ import dataclasses
 from legalsearch.documents.models import CONTENTS_LABEL, Chunk, ParsedDocument
 from legalsearch.parse.definitions import extract_definitions, find_term_uses
 from legalsearch.parse.doctypes import approves_clauses, cites_other_documents
+from legalsearch.parse.headings import reads_as_contents
 from legalsearch.parse.labels import check_double_signature, label_clauses
 from legalsearch.parse.references import extract_references, resolve_references
 
@@ -45,8 +46,9 @@ def enrich_chunks(doc: ParsedDocument, chunks: list[Chunk]) -> list[Chunk]:
     enriched = []
     for i, chunk in enumerate(chunks):
         context = "\n".join(p for p in (chunk.heading, chunk.section_title, chunk.text) if p)
-        if any(s <= chunk.char_start and chunk.char_end <= e for s, e in contents):
-            # it lists every clause's title and cites every Part; it is none of them, cites none
+        if any(s <= chunk.char_start and chunk.char_end <= e for s, e in contents) or reads_as_contents(chunk.text):
+            # it lists every clause's title and cites every Part; it is none of them, cites none (a
+            # table the parser did not read as one, its entries taken for headings, is found here)
             enriched.append(dataclasses.replace(chunk, clause_labels=[CONTENTS_LABEL]))
             continue
         labels = label_clauses(context, language)

@@ -690,6 +690,54 @@ def _reads_as_table(text: str, start: int, end: int) -> bool:
     return end - pos <= _TOC_MAX_ENTRY
 
 
+# one entry of a table of contents, as a chunk of one that the parser did not see as a table reads
+# ("Section 3.1   Organization; Good Standing    11  Section 3.2 ...", "4.12 Environmental Matters 14",
+# "9 TERM ........ 9"): a number, a title, a page number, then the next entry or the line's end
+_ENTRY_LABEL = r"(?:(?:ARTICLE|Article|SECTION|Section|CLAUSE|Clause|SCHEDULE|Schedule|EXHIBIT|Exhibit)\s+)?" \
+               r"(?:\d{1,3}(?:\.\d{1,3}){0,3}|[IVXL]{1,6})\.?"
+_ANNEXES = r"(?:EXHIBITS?|Exhibits?|SCHEDULES?|Schedules?|ANNEX(?:ES)?|Annex(?:es)?)\b"
+_CONTENTS_ENTRY = re.compile(
+    rf"(?<!\S){_ENTRY_LABEL}[ \t]+(?=[A-Z(“\"])[^\n]{{1,160}}?[ \t](?:\d{{1,3}}|[ivxl]{{1,6}}|[A-Z]-\d{{1,2}})"
+    rf"(?=[ \t]+(?:{_ENTRY_LABEL}[ \t]|-[ivxl\d]{{1,5}}-|{_ANNEXES})|[ \t]*(?:\n|$))")
+# what a table holds besides its entries: its heading, "Page", "(continued)", a Part's or an
+# Article's own title ("ARTICLE IV", "ARTICLE V  COVENANTS RELATING TO CONDUCT OF BUSINESS"), a page's
+# number ("ii" alone on its line, "-iv-"), the list of exhibits and schedules ("Exhibit A – Form of
+# Voting Agreement")
+_CONTENTS_FURNITURE = re.compile(
+    r"TABLE OF CONTENTS|Table of Contents|CONTENTS|Contents|\(continued\)|\bPage\b|\bCLAUSE\b"
+    r"|^[ \t]*(?:ARTICLE|Article|PART|Part|SECTION)[ \t]+[\dIVXL]+\b[^\n.;]{0,100}$"
+    r"|(?:ARTICLE|Article)[ \t]+[\dIVXL]+\.?[ \t]+[A-Z][A-Z ,;&'’-]{2,100}(?=\s)"
+    r"|^[ \t]*(?:\d{1,3}|[ivxl]{1,5})[ \t]*$|-[ivxl\d]{1,5}-"
+    rf"|{_ANNEXES}(?:[ \t]+[A-Z\d]{{1,3}}(?:-\d+)?[ \t]*[-–—][ \t]*[^\n]{{1,120}}?(?=[ \t]+{_ANNEXES}|[ \t]*\n|$))?", re.M)
+# an entry the chunk boundary cut: its end at the chunk's start ("Board Packages 77 Section 5.21 ..."),
+# its start at the chunk's end ("Section 6.01 Conditions to Obligations of Each")
+_CUT_ENTRY = 160
+_CONTENTS_MIN_ENTRIES = 4
+_CONTENTS_MAX_REST = 0.2
+_CONTENTS_MAX_HEAD = 40  # letters and digits above the first entry ("VERICEL CORPORATION May 6, 2019")
+_LETTER = re.compile(r"[^\W_]")
+
+
+def reads_as_contents(text: str) -> bool:
+    """True when `text` (a chunk) is entries of a table of contents nearly all through: at least
+    `_CONTENTS_MIN_ENTRIES` "number, title, page number" entries, and at most `_CONTENTS_MAX_REST`
+    of its letters and digits outside them, the table's own lines and the entries cut at its two
+    ends, and at most `_CONTENTS_MAX_HEAD` of them above the first entry. For the tables the parser did not read as one (entries run on in one long line, each
+    "Section 3.1 ... 11" line taken for a heading): a contract's title page or its first clause in
+    the same chunk keeps it searchable."""
+    entries = list(_CONTENTS_ENTRY.finditer(text))
+    if len(entries) < _CONTENTS_MIN_ENTRIES:
+        return False
+    head, tail = text[:entries[0].start()], text[entries[-1].end():]
+    head = "" if re.fullmatch(r"[^\n]{0,%d}\s\d{1,3}\s*" % _CUT_ENTRY, head) else _CONTENTS_FURNITURE.sub(" ", head)
+    if len(_LETTER.findall(head)) > _CONTENTS_MAX_HEAD:
+        return False  # a title page above the table: the parties and the date stay searchable
+    tail = "" if len(tail.strip()) <= _CUT_ENTRY and "\n\n" not in tail.strip() else tail
+    body = "".join(text[a.end():b.start()] for a, b in zip(entries, entries[1:], strict=False))
+    rest = _CONTENTS_FURNITURE.sub(" ", body + "\n" + tail)
+    return len(_LETTER.findall(head + rest)) <= _CONTENTS_MAX_REST * len(_LETTER.findall(text))
+
+
 def _toc_key(node: OpenNode) -> tuple[str, ...]:
     """What a table of contents and the body share for one heading: kind and label ("Part 1"); for
     a Chapter, Division or Subdivision, whose numbers restart in each Part ("Division 1—Preliminary"

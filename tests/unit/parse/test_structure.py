@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from legalsearch.chunk import chunk_document
+from legalsearch.documents.models import DocumentMeta
+from legalsearch.load import build_document
 from legalsearch.parse import has_structure, parse_structure
+from legalsearch.parse.headings import reads_as_contents
 from legalsearch.parse.titles import describe_node
 
 
@@ -360,3 +364,68 @@ def test_italian_1341_approval_heading_holds_its_paragraph():
     approval = tree.children[-1]
     assert approval.kind == "signature" and approval.heading.startswith("APPROVAZIONE SPECIFICA")
     assert text[approval.char_start:approval.char_end].endswith("approvano l'art. 1.")
+
+
+# the tables of contents of merger agreements as EDGAR's text exports write them: entries run on in
+# one line, or one "Section N.N" a line that the parser takes for headings
+_RUN_ON_CONTENTS = (
+    "TABLE OF CONTENTS Page\n\n\nARTICLE 1 TRANSACTIONS AND TERMS OF MERGER 1\n\n\n"
+    "1.1 Merger 1 1.2 Time and Place of Closing 2 1.3 Effective Time 2 1.4 Restructure of Transactions 2 "
+    "1.5 Bank Merger 2\n\n\nARTICLE 2 TERMS OF MERGER 3\n\n\n2.1 Articles of Incorporation 3 2.2 Bylaws 3 "
+    "2.3 Directors and Officers 3\n\n\ni\n")
+_SECTION_LINES = (
+    "Section 3.1   Organization; Good Standing    11  Section 3.2   Company Capitalization    12  "
+    "Section 3.3   Authority    13  Section 3.4   No Conflict    14  Section 3.5   SEC Reports; Financial "
+    "Statements    15  Section 3.6   Absence of Certain Changes    16  -ii-\n\n\n________________")
+
+
+@pytest.mark.parametrize("text", [
+    _RUN_ON_CONTENTS,
+    _SECTION_LINES,
+    "ARTICLE 1 DEFINITIONS     1\n\n1.1   \"Actions\"     1  1.2   \"Affiliate\"     1  1.3   \"Agreement\"     2  "
+    "1.4   \"Business Day\"     2\n\nExhibit A – Form of Voting Agreement Exhibit B – Form of Bank Merger Agreement",
+    "14 STIPULATIO ALTERI ........................ 10\n15 NON-SOLICITATION ..................... 10\n"
+    "16 NOTICES AND DOMICILIUM .......... 11\n17 APPLICABLE LAW AND JURISDICTION ........ 12\n18 SEVERABILITY ..... 12",
+])
+def test_a_chunk_that_lists_entries_and_page_numbers_reads_as_contents(text):
+    assert reads_as_contents(text)
+
+
+@pytest.mark.parametrize("text", [
+    # a title page above the table: the parties and the date stay searchable
+    "AGREEMENT AND PLAN OF MERGER by and among ALPHA BANCORP, INC., a North Carolina corporation, BETA "
+    "HOLDINGS, INC. and BETA MERGER SUB, INC., a Delaware corporation and wholly owned subsidiary of Beta "
+    "Holdings, Inc., dated as of June 1, 2021, as amended by the First Amendment dated as of July 9, 2021\n\n"
+    + _RUN_ON_CONTENTS,
+    # the end of the table and the first clause in one chunk
+    "16 NOTICES AND DOMICILIUM .......... 11\n17 APPLICABLE LAW AND JURISDICTION ........ 12\n"
+    "18 SEVERABILITY ..... 12\n19 COUNTERPARTS ..... 12\n1 INTERPRETATION\n1.1 The head notes to the clauses of "
+    "this Agreement are for reference purposes only and shall in no way govern or affect the interpretation "
+    "of nor modify nor amplify the terms of this Agreement nor any clause hereof.\n1.2 Unless inconsistent "
+    "with the context, the following words and expressions shall have the following meanings.",
+    # a clause that cites sections by number, and a schedule of payments
+    "Section 5.1 shall not apply to the payments set out in Section 2.3 for the 12 months after the Closing "
+    "Date, and Section 7.2 applies to any amount over 5 percent.",
+    "1 January 2026 EUR 10,000 2 February 2026 EUR 12,000 3 March 2026 EUR 9,000",
+])
+def test_a_chunk_with_text_of_its_own_does_not_read_as_contents(text):
+    assert not reads_as_contents(text)
+
+
+def test_a_table_of_contents_the_parser_missed_is_a_chunk_labelled_contents():
+    # no "TABLE OF CONTENTS" line: each line of entries is taken for Section 3.1's and 4.1's heading
+    def entries(article):
+        return "  ".join(f"Section {article}.{n}   Title {n} of Article {article}    {article * 3 + n}" for n in range(1, 5))
+
+    body = "\n\n".join(f"Section {article}.{n} Title {n} of Article {article}. The Company shall do thing {n} "
+                       f"within {article} days of the Closing Date." for article in (3, 4) for n in range(1, 5))
+    text = ("AGREEMENT AND PLAN OF MERGER By and Between ALPHA BANCORP, INC. And BETA HOLDINGS, INC.\n\n\n"
+            + entries(3) + "\n\n\n" + entries(4) + "\n\n\n-i-\n\n\n" + body)
+    doc = build_document(text, DocumentMeta(doc_id="merger", title="Merger", doc_type="contract"))
+    assert not [n for n in doc.tree.walk() if n.kind == "contents"]
+    chunks = chunk_document(doc, min_chars=0)
+    labelled = [c for c in chunks if "contents" in c.clause_labels]
+    assert [c.text[:40] for c in labelled] == [entries(3)[:40], entries(4)[:40]]
+    assert all(c.clause_labels == ["contents"] and c.xrefs == [] for c in labelled)
+    assert chunks[0].text.startswith("AGREEMENT AND PLAN OF MERGER") and not chunks[0].clause_labels
+    assert len([c for c in chunks if c.text.startswith("Section") and "contents" not in c.clause_labels]) == 8
