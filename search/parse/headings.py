@@ -712,6 +712,7 @@ _CONTENTS_FURNITURE = re.compile(
 # an entry the chunk boundary cut: its end at the chunk's start ("Board Packages 77 Section 5.21 ..."),
 # its start at the chunk's end ("Section 6.01 Conditions to Obligations of Each")
 _CUT_ENTRY = 160
+_CUT_HEAD = re.compile(rf"[^\n]{{0,{_CUT_ENTRY}}}\s\d{{1,3}}\s*")
 _CONTENTS_MIN_ENTRIES = 4
 _CONTENTS_MAX_REST = 0.2
 _CONTENTS_MAX_HEAD = 40  # letters and digits above the first entry ("VERICEL CORPORATION May 6, 2019")
@@ -729,7 +730,7 @@ def reads_as_contents(text: str) -> bool:
     if len(entries) < _CONTENTS_MIN_ENTRIES:
         return False
     head, tail = text[:entries[0].start()], text[entries[-1].end():]
-    head = "" if re.fullmatch(r"[^\n]{0,%d}\s\d{1,3}\s*" % _CUT_ENTRY, head) else _CONTENTS_FURNITURE.sub(" ", head)
+    head = "" if _CUT_HEAD.fullmatch(head) else _CONTENTS_FURNITURE.sub(" ", head)
     if len(_LETTER.findall(head)) > _CONTENTS_MAX_HEAD:
         return False  # a title page above the table: the parties and the date stay searchable
     tail = "" if len(tail.strip()) <= _CUT_ENTRY and "\n\n" not in tail.strip() else tail
