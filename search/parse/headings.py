@@ -34,7 +34,7 @@ KEYWORDS = {
     "capo": "chapter",
     "division": "division", "subdivision": "subdivision",
     "article": "article", "articolo": "article", "art.": "article",
-    "section": "section", "sec.": "section", "§": "section", "clause": "clause",
+    "section": "section", "sec.": "section", "§": "section", "sezione": "section", "clause": "clause",
     "schedule": "schedule", "annex": "schedule", "exhibit": "schedule", "appendix": "schedule",
     "attachment": "schedule", "allegato": "schedule",
 }
@@ -48,6 +48,7 @@ _KW_ALT = "|".join(
 HEADING_RE = re.compile(
     r"(?m)(?:^|(?<=[ \t]{3}))[ \t\ufeff]*(?:\#{1,6}[ \t]+)?(?:\*\*|__)?(?:"
     r"(?P<special>WHEREAS|Whereas|RECITALS|Recitals|BACKGROUND|Background|PREMESSE|Premesse|PREMESSO|Premesso"
+    r"|CONSIDERANDO QUANTO SEGUE|[Cc]onsiderando quanto segue"
     r"|IN WITNESS WHEREOF|In [Ww]itness [Ww]hereof|LETTO, CONFERMATO E SOTTOSCRITTO|Letto, confermato e sottoscritto"
     r"|Signed by|SIGNED by|Signed for and on behalf|SIGNED for and on behalf|This Agreement has been entered into"
     r"|Ai sensi e per gli effetti|Ai sensi degli|APPROVAZIONE SPECIFICA|Approvazione specifica"
@@ -171,7 +172,8 @@ _MARKER_START = re.compile(r"\((?:\d{1,3}[A-Z]{0,2}|[a-z]{1,4}|[A-Z]{1,4})\)(?=[
 
 
 _KW_LINE = re.compile(
-    r"(?m)^[ \t]*(?P<word>ARTICLE|Article|Art\.|ART\.|SECTION|Section)[ \t]+(?P<label>\d[\w.-]*|[IVXLC]+\b)")
+    r"(?m)^[ \t]*(?P<word>ARTICLE|Article|ARTICOLO|Articolo|Art\.|ART\.|SECTION|Section|SEZIONE|Sezione)[ \t]+"
+    r"(?P<label>\d[\w.-]*|[IVXLC]+\b)")
 
 
 @dataclass(slots=True)
@@ -958,7 +960,7 @@ def keyword_ranks(text: str) -> dict[str, int]:
     kinds: list[tuple[str, str]] = []
     for match in _KW_LINE.finditer(text):
         word = match.group("word").lower()
-        kinds.append(("section" if word.startswith("sec") else "article", match.group("label")))
+        kinds.append(("section" if word.startswith(("sec", "sez")) else "article", match.group("label")))
     sections = [label for kind, label in kinds if kind == "section"]
     articles = sum(1 for kind, _ in kinds if kind == "article")
     if not sections or articles < 2 or any("." in label.rstrip(".") for label in sections):

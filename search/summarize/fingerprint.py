@@ -21,6 +21,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from legalsearch.documents.models import ParsedDocument
+from legalsearch.load.metadata import eu_act
 from legalsearch.summarize.base import (
     DEFAULT_TARGET,
     DEFAULT_TOLERANCE,
@@ -63,7 +64,7 @@ class FingerprintSummarizer:
     """Document type, parties, date, governing law and subject, within the length target."""
 
     name = "fingerprint"
-    _version = "v1"
+    _version = "v2"  # v2: an EU act named by its own title line
 
     def __init__(self, target: int = DEFAULT_TARGET, tolerance: int = DEFAULT_TOLERANCE, use_spacy: bool = True):
         self.target = target
@@ -104,7 +105,8 @@ def extract_facts(doc: ParsedDocument, nlp=None) -> DocumentFacts:
         nlp = None  # the only offline spaCy model is English
     lines = meaningful_lines(doc.text, OPENING_CHARS)
     opening = "\n".join(lines)
-    detected = detect_doc_type(lines, language)
+    act = eu_act(doc.text)  # "Directive", "Regolamento": its own first line says, not a keyword family
+    detected = act[0] if act else detect_doc_type(lines, language)
     if "doc_type" in meta.inferred or meta.doc_type == "other":
         doc_type = detected or family_name(opening[:3000], language) or DOC_TYPE_NAMES[language].get(meta.doc_type)
         family = type_family(doc_type or "", language) or (None if "doc_type" in meta.inferred else meta.doc_type)
@@ -257,9 +259,10 @@ def _with_roles(parties: list[Party], preamble: str) -> list[Party]:
 
 
 def document_name(doc: ParsedDocument) -> str:
-    """The title when given, else a readable form of the file name, else the guessed title."""
-    if "title" not in doc.meta.inferred or not doc.source_path:
-        return normalize_space(doc.meta.title)
+    """The title when given (or read from an EU act's first lines), else a readable form of the file
+    name, else the guessed title."""
+    if "title" not in doc.meta.inferred or not doc.source_path or (eu_act(doc.text) or ("", ""))[1] == doc.meta.title:
+        return normalize_space(doc.meta.title)  # an EU act's own title line names it, not its file
     return clean_file_name(doc.source_path) or normalize_space(doc.meta.title)
 
 

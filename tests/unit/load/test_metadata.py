@@ -188,3 +188,35 @@ def test_an_amendment_is_valid_from_the_date_it_takes_effect(tmp_path):
     assert str(load_document(write(tmp_path, "amendment-2.txt", AMENDMENT)).meta.valid_from) == "2024-11-01"
     agreement = "SOFTWARE LICENCE AGREEMENT\n\nThis Agreement takes effect on 4 March 2024.\n\n1. Licence\n"
     assert load_document(write(tmp_path, "licence.txt", agreement)).meta.valid_from is None
+
+
+_EU_OPENINGS = {
+    "consolidated": ("This text is meant purely as a documentation tool and has no legal effect.\n\n"
+                     "►B DIRECTIVE (EU) 2026/2291 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL\n\nof 14 October 2026\n\n"
+                     "on consumer subscription contracts and the cancellation of recurring services\n\n"
+                     "(Text with EEA relevance)\n\nAmended by:\n►M1 Directive (EU) 2027/118 ...\n\n▼B\n"),
+    "italian": ("REGOLAMENTO (UE) 2027/45 DEL PARLAMENTO EUROPEO E DEL CONSIGLIO\n\ndel 20 gennaio 2027\n\n"
+                "relativo ai servizi di locazione di alloggi a breve termine\n\n(Testo rilevante ai fini del SEE)\n\n"
+                "considerando quanto segue:\n"),
+    "commission": ("COMMISSION IMPLEMENTING REGULATION (EU) 2025/77\n\nof 3 February 2025\n\n"
+                   "laying down rules for the application of Regulation (EU) 2024/1 as regards reporting templates\n\n"),
+}
+
+
+@pytest.mark.parametrize(("name", "title"), [
+    ("consolidated", "Directive (EU) 2026/2291 on consumer subscription contracts and the cancellation of recurring services"),
+    ("italian", "Regolamento (UE) 2027/45 relativo ai servizi di locazione di alloggi a breve termine"),
+    ("commission", "Commission implementing regulation (EU) 2025/77 laying down rules for the application of Regulation "
+                   "(EU) 2024/1 as regards reporting templates"),
+])
+def test_an_eu_act_is_a_statute_titled_by_its_kind_number_and_subject(name, title):
+    # the subject line is what a question names ("the subscriptions directive"), not "OF THE COUNCIL"
+    inferred = infer_metadata(_EU_OPENINGS[name] + "Article 1\nSubject matter\n", "act.txt")
+    assert (inferred["doc_type"], inferred["title"]) == ("statute", title)
+
+
+def test_a_contract_citing_an_eu_regulation_is_no_statute():
+    text = ("DATA PROCESSING AGREEMENT\n\nThis Agreement is entered into under Regulation (EU) 2016/679 of the "
+            "European Parliament and of the Council of 27 April 2016 on the protection of natural persons.\n")
+    assert infer_metadata(text, "dpa.txt")["doc_type"] == "contract"
+    assert infer_metadata("►B Master Services Agreement\n\n1. Term\n", "msa.txt")["title"] == "Master Services Agreement"

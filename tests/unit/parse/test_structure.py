@@ -429,3 +429,23 @@ def test_a_table_of_contents_the_parser_missed_is_a_chunk_labelled_contents():
     assert all(c.clause_labels == ["contents"] and c.xrefs == [] for c in labelled)
     assert chunks[0].text.startswith("AGREEMENT AND PLAN OF MERGER") and not chunks[0].clause_labels
     assert len([c for c in chunks if c.text.startswith("Section") and "contents" not in c.clause_labels]) == 8
+
+
+def test_an_italian_eu_act_has_recitals_and_sezioni_grouping_its_articles():
+    # the Italian Official Journal: "considerando quanto segue:" opens the recitals ("Whereas:"), and
+    # "Sezione 1" groups articles inside a Capo as "Section 1" does in the English version
+    text = ("REGOLAMENTO (UE) 2027/45 DEL PARLAMENTO EUROPEO E DEL CONSIGLIO\n\ndel 20 gennaio 2027\n\n"
+            "IL PARLAMENTO EUROPEO E IL CONSIGLIO DELL'UNIONE EUROPEA,\n\nvista la proposta della Commissione europea,\n\n"
+            "considerando quanto segue:\n\n(1)\n\nLe locazioni brevi offrono un reddito alle famiglie.\n\n(2)\n\n"
+            "Norme nazionali divergenti creano incertezza.\n\nHANNO ADOTTATO IL PRESENTE REGOLAMENTO:\n\n"
+            "CAPO I\n\nDISPOSIZIONI GENERALI\n\nArticolo 1\n\nOggetto\n\n1.   Il presente regolamento stabilisce norme.\n\n"
+            "CAPO II\n\nREGISTRAZIONE\n\nSezione 1\n\nProcedura di registrazione\n\nArticolo 2\n\nObbligo di registrazione\n\n"
+            "1.   Il locatore si registra.\n\nArticolo 3\n\nProcedura\n\n1.   La domanda è presentata online.\n\n"
+            "Sezione 2\n\nCategorie di locatori\n\nArticolo 4\n\nPiccoli locatori\n\n1.   Un locatore con due unità.\n")
+    tree = parse_structure(text)
+    assert [n.kind for n in tree.children] == ["preamble", "recitals", "chapter", "chapter"]
+    assert [c.label for c in tree.children[1].children] == ["(1)", "(2)"]
+    chapter = tree.children[3]
+    assert [(n.kind, n.label) for n in chapter.children] == [("section", "1"), ("section", "2")]
+    assert [(n.kind, n.label) for n in chapter.children[0].children] == [("article", "2"), ("article", "3")]
+    assert [(n.kind, n.label, n.title) for n in chapter.children[1].children] == [("article", "4", "Piccoli locatori")]

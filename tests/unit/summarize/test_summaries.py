@@ -406,3 +406,15 @@ def test_openai_unreachable_endpoint_is_reported():
 def test_openai_settings_key_names_model_and_variant_but_not_the_key():
     key = OpenAICompatibleSummarizer("http://h/v1", "tiny", api_key="sk-secret", variant="expert").settings_key()
     assert "tiny" in key and "expert" in key and "sk-secret" not in key
+
+
+def test_title_fingerprint_leads_with_an_eu_acts_own_title_not_its_file_name():
+    text = ("REGULATION (EU) 2027/45 OF THE EUROPEAN PARLIAMENT AND OF THE COUNCIL\n\nof 20 January 2027\n\n"
+            "on short-term accommodation rental services\n\nTHE EUROPEAN PARLIAMENT AND THE COUNCIL OF THE EUROPEAN "
+            "UNION,\n\nWhereas:\n\n(1) Short-term rentals ...\n\nArticle 1\nSubject matter\n\n1.   This Regulation ...\n")
+    doc = make_doc(text, title="Regulation (EU) 2027/45 on short-term accommodation rental services",
+                   doc_type="statute", inferred=["title", "doc_type"], source_path="/corpus/reg-eu-2027-45-en.txt")
+    summary = get_summarizer("title-fingerprint").summarize(doc)
+    assert summary.startswith("Regulation (EU) 2027/45 on short-term accommodation rental services")
+    assert "Agreement" not in get_summarizer("fingerprint").summarize(doc)
+    assert get_summarizer("fingerprint").summarize(doc).startswith("Regulation")
