@@ -11,8 +11,8 @@ the fusion is computed here.
 
 The engine cannot say what happens outside the fused query, so that stays ours: which documents
 routing restricted the search to and the words that named them, the question searched inside one
-named document (`focused`), the routing and current-text priors added to the fused score after
-fusion (`plan.apply_routing_prior` / `apply_current_prior`), and the cited clauses and definitions
+named document (`focused`), the recitals, routing and current-text priors added to the fused score
+after fusion (`plan.apply_recitals_prior` / `apply_routing_prior` / `apply_current_prior`), and the cited clauses and definitions
 that cross-reference expansion appends.
 
 The processor lists a sub-query only where the hit's raw score is positive, and unlabelled; each
@@ -32,6 +32,7 @@ from legalsearch.query.models import SearchRequest
 from legalsearch.query.plan import (
     LANGUAGE_PLACE,
     apply_current_prior,
+    apply_recitals_prior,
     apply_routing_prior,
     cross_language_places,
 )
@@ -110,13 +111,15 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
     plan = service.plan(req)
     kinds = list(plan.kinds)
     # the fused list before the priors, as `search` gets it from the engine; then the priors
-    engine = service.run(dataclasses.replace(plan, prior=0.0, current=None, across=None))
-    routed = apply_routing_prior(engine, plan.routed, plan.prior)
+    engine = service.run(dataclasses.replace(plan, prior=0.0, current=None, across=None, recitals=0.0))
+    recited = apply_recitals_prior(engine, plan.recitals)
+    routed = apply_routing_prior(recited, plan.routed, plan.prior)
     final = apply_current_prior(routed, plan.current)
     places = cross_language_places(req) if plan.across else 0
     if places:  # places of the top k given to a routed language searched alone, as `search` orders them
         final = service.run(plan)
     before = {src["chunk_id"]: score for src, score in engine}
+    after_recitals = {src["chunk_id"]: score for src, score in recited}
     after_routing = {src["chunk_id"]: score for src, score in routed}
 
     # the same query, explained by the engine
@@ -146,7 +149,8 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
             "fused_score": score,
             "engine_score": before.get(cid) if not language_place else None,
             "explained_score": why["explained_score"] if why else None,
-            "priors": ({"routing": after_routing[cid] - before[cid], "current": score - after_routing[cid]}
+            "priors": ({"recitals": after_recitals[cid] - before[cid], "routing": after_routing[cid] - after_recitals[cid],
+                        "current": score - after_routing[cid]}
                        if not language_place else {}),
             # one of the language's places: its score is from the search of its language alone
             "language_place": language_place,

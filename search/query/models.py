@@ -141,6 +141,10 @@ class FusionOptions(Options):
         0.5, "With no as_of: taken off the fused score of a chunk whose text is not in force today (valid_to on "
         "or before it, or valid_from after it), so today's text of a section ranks first; the other versions are "
         "still found, and a warning names them. 0 turns it off.", ge=0.0, le=10.0)
+    recitals_prior: float = option(
+        0.1, "Taken off the fused score of a chunk of recitals ('Whereas:', 'considerando quanto segue:', "
+        "'Premesso che'): the reasons an act or a contract gives restate its rules in a few words, and the "
+        "operative provision nearly as close to the question ranks before them; 0 turns it off.", ge=0.0, le=10.0)
 
 
 class RoutingOptions(Options):

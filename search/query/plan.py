@@ -47,6 +47,7 @@ class SearchPlan:
     across_after: int | None = None  # the places its chunks come after (language_places); None: the last ones
     across_docs: tuple[str, ...] = ()  # the documents it searches, in the routing prior's order; (): `routed`
     glossary: tuple[str, tuple[str, ...]] | None = None  # (language, words): what BM25 read of the glossary
+    recitals: float = 0.0           # taken off a recital's fused score (recitals_prior; 0: none)
 
     @property
     def index(self) -> str:
@@ -358,6 +359,30 @@ def apply_current_prior(ranked: list[tuple[dict, float]], current: tuple[str, fl
         return ranked
     today, weight = current
     return _resorted(ranked, lambda src: -weight if not_in_force(src, today) else 0.0)
+
+
+_RECITALS_HEADING = re.compile(r"(?i)^(?:whereas|recitals|background|premess[oe]|considerando)\b")
+
+
+def recitals_prior(req: SearchRequest) -> float:
+    """The weight of the recitals prior for this request: in min-max units, as the other priors."""
+    return req.fusion.recitals_prior if min_max_fused(req) else 0.0
+
+
+def apply_recitals_prior(ranked: list[tuple[dict, float]], weight: float) -> list[tuple[dict, float]]:
+    """Take `weight` off the fused score of a chunk of recitals (its heading path opens with
+    "Whereas", "considerando quanto segue", "Premesso"): the reasons of an act or a contract, which
+    restate every rule in a few words, after the operative provision that is nearly as close."""
+    if not weight:
+        return ranked
+
+    def is_recital(source: dict) -> bool:
+        path = source.get("heading_path") or []
+        return bool(path) and bool(_RECITALS_HEADING.match(path[0]))
+
+    if not any(is_recital(src) for src, _ in ranked):
+        return ranked
+    return _resorted(ranked, lambda src: -weight if is_recital(src) else 0.0)
 
 
 # ----------------------------------------------------------------- what documents are about

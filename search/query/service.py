@@ -55,6 +55,7 @@ from legalsearch.query.plan import (
     across_documents,
     apply_current_prior,
     apply_open_places,
+    apply_recitals_prior,
     apply_routing_prior,
     bm25_text,
     candidate_size,
@@ -74,6 +75,7 @@ from legalsearch.query.plan import (
     open_places,
     question_kinds,
     question_words,
+    recitals_prior,
     routing_prior,
     subject_near,
     subject_text,
@@ -368,7 +370,8 @@ class SearchService:
                 [(s.score, known.get(s.key)) for s in subjects], language, req.routing.cross_language_margin))
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
-                          focused, current_prior(req, today()), places, across, after, across_docs, read)
+                          focused, current_prior(req, today()), places, across, after, across_docs, read,
+                          recitals_prior(req))
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
                         subjects: Sequence[Subject] = ()) -> str | None:
@@ -675,6 +678,7 @@ class SearchService:
     def ranked(self, plan: SearchPlan, result: dict) -> list[tuple[dict, float]]:
         """(source, fused score) in ranked order from the answer to the plan's body."""
         ranked = [(h["_source"], h["_score"]) for h in result["hits"]["hits"]]
+        ranked = apply_recitals_prior(ranked, plan.recitals)
         if plan.open_places:  # the order of the open places is the fused one, so the current prior comes first
             return apply_open_places(apply_current_prior(ranked, plan.current), plan.routed, plan.prior,
                                      plan.open_places, plan.request.k)

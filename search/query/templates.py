@@ -31,8 +31,8 @@ the request with it off:
 - the clause-title list (`SearchRequest.title_weight`): its share depends on which other lists
   are present, which one fixed weight vector of the index's default pipeline cannot give;
 - the priors that re-sort the fused list after OpenSearch answers: the routing prior
-  (`routing_prior`) and the current-text prior (`current_prior`; a template client passes `as_of`
-  to get one version);
+  (`routing_prior`), the current-text prior (`current_prior`; a template client passes `as_of`
+  to get one version) and the recitals prior (`recitals_prior`);
 - the documents a question names (`routing_names`: two small requests on the document registry
   decide which words are rare enough to name one): the route template ranks by title, parties,
   summary and profile as `--routing-names off` does, and a client that knows the document passes

@@ -73,7 +73,8 @@ def test_the_routing_prior_is_ours_and_shown_apart(service, sample_index):
     assert any(r["priors"]["routing"] > 0 for r in rows)
     for row in rows:
         assert row["fused_score"] == searched[row["chunk_id"]]
-        assert row["engine_score"] + row["priors"]["routing"] + row["priors"]["current"] == pytest.approx(
+        priors = row["priors"]
+        assert row["engine_score"] + priors["recitals"] + priors["routing"] + priors["current"] == pytest.approx(
             row["fused_score"], abs=1e-9)
         assert row["explained_score"] == pytest.approx(row["engine_score"], abs=1e-3)
 
@@ -96,3 +97,18 @@ def test_the_other_languages_places_are_explained_where_search_puts_them(service
     assert [r["rank"] for r in result["hits"] if r["language_place"] == "en"] == [2, 3, 4]
     assert all(r["language_place"] is None and r["engine_score"] is not None
                for r in result["hits"][:1] + result["hits"][4:])
+
+
+def test_the_recitals_prior_is_ours_and_shown_apart(service, sample_index):
+    # the MSA's BACKGROUND recitals say what the Supplier provides, as its operative clauses do
+    question = "Which hosted data processing, analytics and support services does the Supplier provide?"
+    req = SearchRequest(query=question, index=sample_index[0], k=10)
+    rows = explain(service, req)["hits"]
+    recitals = [r for r in rows if r["chunk_id"] == "msa-acme-northwind:1:0002"]
+    assert recitals, [r["chunk_id"] for r in rows]
+    assert recitals[0]["priors"]["recitals"] == pytest.approx(-req.fusion.recitals_prior) and req.fusion.recitals_prior > 0
+    assert all(r["priors"]["recitals"] == 0 for r in rows if r["chunk_id"] != "msa-acme-northwind:1:0002")
+    off = SearchRequest(query=question, index=sample_index[0], k=10, recitals_prior=0)
+    fused_off = {src["chunk_id"]: score for src, score in service.run(service.plan(off))}
+    assert fused_off["msa-acme-northwind:1:0002"] == pytest.approx(recitals[0]["fused_score"] + req.fusion.recitals_prior,
+                                                                   abs=1e-9)

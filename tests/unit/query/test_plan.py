@@ -7,6 +7,7 @@ from legalsearch.query.models import SearchRequest
 from legalsearch.query.plan import (
     MAX_BM25_WORDS,
     apply_current_prior,
+    apply_recitals_prior,
     apply_routing_prior,
     bm25_text,
     candidate_size,
@@ -396,3 +397,16 @@ def test_an_official_number_type_and_day_make_two_documents_one_text_in_two_lang
     assert without_translations(["reg-it", "beta"], ["reg-en", "nda"], language_of, "it", editions) == ("beta",)
     # the English text not routed: the Italian one is the only one searched
     assert without_translations(["reg-it", "beta"], ["nda"], language_of, "it", editions) == ("reg-it", "beta")
+
+
+def test_the_recitals_prior_ranks_an_operative_clause_before_the_reasons_nearly_as_close():
+    recital = {"chunk_id": "r", "heading_path": ["Whereas"]}
+    italian = {"chunk_id": "i", "heading_path": ["considerando quanto segue"]}
+    article = {"chunk_id": "a", "heading_path": ["Chapter II", "Article 8 – Right of withdrawal"]}
+    other = {"chunk_id": "o", "heading_path": []}
+    ranked = [(recital, 0.90), (italian, 0.88), (article, 0.85), (other, 0.50)]
+    assert [s["chunk_id"] for s, _ in apply_recitals_prior(ranked, 0.1)] == ["a", "r", "i", "o"]
+    assert [score for _, score in apply_recitals_prior(ranked, 0.1)] == pytest.approx([0.85, 0.80, 0.78, 0.50])
+    assert apply_recitals_prior(ranked, 0.0) == ranked  # off
+    far = [(recital, 0.99), (article, 0.60)]  # a recital far closer than any provision keeps its place
+    assert [s["chunk_id"] for s, _ in apply_recitals_prior(far, 0.1)] == ["r", "a"]
