@@ -15,18 +15,12 @@ from typing import Any
 from legalsearch.documents.errors import MetadataError
 from legalsearch.documents.models import DocumentMeta
 from legalsearch.load.language import detect_language
-from legalsearch.parse.doctypes import JUDGMENT_LAYOUT, PARTY_ROLE
+from legalsearch.parse.doctypes import EU_ACT_KIND, EU_ACT_NUMBER, JUDGMENT_LAYOUT, PARTY_ROLE, eu_act
 from legalsearch.parse.references import amends_another, effective_date
 from pydantic import ValidationError
 
 SIDECAR_SUFFIX = ".meta.json"
 
-# an act of the EU institutions by its own first line, as the Official Journal and EUR-Lex write it
-# ("REGULATION (EU) 2027/45 OF THE EUROPEAN PARLIAMENT ...", "►B DIRECTIVE (EU) 2026/2291 ..." in a
-# consolidated text, "REGOLAMENTO DI ESECUZIONE (UE) 2024/1689 DELLA COMMISSIONE"): a statute
-_EU_ACT_KIND = (r"(?:(?:COMMISSION|COUNCIL)[ \t]+)?(?:(?:DELEGATED|IMPLEMENTING)[ \t]+)?(?:REGULATION|DIRECTIVE|DECISION)"
-                r"|(?:REGOLAMENTO|DIRETTIVA|DECISIONE)(?:[ \t]+(?:DELEGAT[OA]|DI[ \t]+ESECUZIONE))?")
-_EU_ACT_NUMBER = r"\((?:EU|EC|EEC|UE|CE|CEE|Euratom)\)[ \t]+(?:No[ \t]+|n\.[ \t]+)?\d{2,4}/\d{1,4}\b"
 _DOC_TYPE_RULES = (
     ("judgment", JUDGMENT_LAYOUT),
     ("nda", re.compile(r"(?i)\bnon[- ]disclosure agreement\b|\bconfidentiality agreement\b|\bNDA\b"
@@ -47,7 +41,7 @@ _DOC_TYPE_RULES = (
                            r"|^[ \t]*An Act of Parliament to\b"
                            r"|^[ \t]*(?:LEGGE|Legge)(?: (?:REGIONALE|[Rr]egionale))? \d{1,2}[ºo°]? \w+ \d{4}, n\. \d+"
                            r"|\bdecreto legislativo\b|\bgazzetta ufficiale\b"
-                           r"|^[ \t]*(?:[►▼][A-Z]\d*[ \t]+)?" + _EU_ACT_KIND + r"[ \t]+" + _EU_ACT_NUMBER)),
+                           r"|^[ \t]*(?:[►▼][A-Z]\d*[ \t]+)?" + EU_ACT_KIND + r"[ \t]+" + EU_ACT_NUMBER)),
     ("contract", re.compile(r"(?i)\bagreement\b|\bcontract\b|\bcontratto\b|\bconvenzione\b")),
 )
 
@@ -206,25 +200,7 @@ _STAMP = re.compile(r"(?i)\W*(?:" + _STAMPS + _DATE_LINE + r")\W*")
 _STAMP_SUFFIX = re.compile(r"(?i)\s+[-–—|]\s+(?:" + _STAMPS + r")\W*$")
 
 
-_EU_ACT_TITLE = re.compile(
-    r"(?m)^[ \t]*(?:[►▼][A-Z]\d*[ \t]+)?(?P<kind>" + _EU_ACT_KIND + r")[ \t]+(?P<number>" + _EU_ACT_NUMBER + r")[^\n]*\n"
-    r"(?:[ \t]*\n)*[ \t]*(?:of|del|dell'|della)[ \t]+[^\n]{4,40}\n(?:[ \t]*\n)*"
-    r"[ \t]*(?P<subject>(?:on|concerning|laying|establishing|amending|relativ[oa]|concernente|recante|che|sul|sulla|sui|"
-    r"sugli|sull')\b[^\n]{5,300})")
 _MARKER = re.compile(r"^[►▼][A-Z]\d*[ \t]+")  # EUR-Lex's "►B" / "▼M1" before consolidated text
-
-
-def eu_act(text: str) -> tuple[str, str] | None:
-    """An EU act's kind and title from its first lines (its kind and number, "of 20 January 2027",
-    then what it is on / "relativo ai ..."): ("Regulation", "Regulation (EU) 2027/45 on short-term
-    accommodation rental services ..."), the subject a question asks about in the title; None for
-    any other text."""
-    found = _EU_ACT_TITLE.search(text[:3000])
-    if found is None:
-        return None
-    kind = " ".join(found.group("kind").split())
-    kind = kind[0] + kind[1:].lower()
-    return kind, f"{kind} {found.group('number')} {' '.join(found.group('subject').split())}".rstrip(".")
 
 
 def _infer_title(text: str, path: Path, doc_type: str) -> str:

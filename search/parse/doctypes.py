@@ -52,3 +52,29 @@ PARTY_ROLE = re.compile(r"(?i)[ \t(]*\b(?:claimants?|defendants?|appellants?|res
 def is_judgment_layout(text: str) -> bool:
     """True when the first 3,000 characters carry a judgment's own layout (`JUDGMENT_LAYOUT`)."""
     return JUDGMENT_LAYOUT.search(text[:3000]) is not None
+
+
+# an act of the EU institutions by its own first line, as the Official Journal and EUR-Lex write it
+# ("REGULATION (EU) 2027/45 OF THE EUROPEAN PARLIAMENT ...", "►B DIRECTIVE (EU) 2026/2291 ..." in a
+# consolidated text, "REGOLAMENTO DI ESECUZIONE (UE) 2024/1689 DELLA COMMISSIONE"): a statute
+EU_ACT_KIND = (r"(?:(?:COMMISSION|COUNCIL)[ \t]+)?(?:(?:DELEGATED|IMPLEMENTING)[ \t]+)?(?:REGULATION|DIRECTIVE|DECISION)"
+               r"|(?:REGOLAMENTO|DIRETTIVA|DECISIONE)(?:[ \t]+(?:DELEGAT[OA]|DI[ \t]+ESECUZIONE))?")
+EU_ACT_NUMBER = r"\((?:EU|EC|EEC|UE|CE|CEE|Euratom)\)[ \t]+(?:No[ \t]+|n\.[ \t]+)?\d{2,4}/\d{1,4}\b"
+_EU_ACT_TITLE = re.compile(
+    r"(?m)^[ \t]*(?:[►▼][A-Z]\d*[ \t]+)?(?P<kind>" + EU_ACT_KIND + r")[ \t]+(?P<number>" + EU_ACT_NUMBER + r")[^\n]*\n"
+    r"(?:[ \t]*\n)*[ \t]*(?:of|del|dell'|della)[ \t]+[^\n]{4,40}\n(?:[ \t]*\n)*"
+    r"[ \t]*(?P<subject>(?:on|concerning|laying|establishing|amending|relativ[oa]|concernente|recante|che|sul|sulla|sui|"
+    r"sugli|sull')\b[^\n]{5,300})")
+
+
+def eu_act(text: str) -> tuple[str, str] | None:
+    """An EU act's kind and title from its first lines (its kind and number, "of 20 January 2027",
+    then what it is on / "relativo ai ..."): ("Regulation", "Regulation (EU) 2027/45 on short-term
+    accommodation rental services ..."), the subject a question asks about in the title; None for
+    any other text."""
+    found = _EU_ACT_TITLE.search(text[:3000])
+    if found is None:
+        return None
+    kind = " ".join(found.group("kind").split())
+    kind = kind[0] + kind[1:].lower()
+    return kind, f"{kind} {found.group('number')} {' '.join(found.group('subject').split())}".rstrip(".")

@@ -21,7 +21,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from legalsearch.documents.models import ParsedDocument
-from legalsearch.load.metadata import eu_act
+from legalsearch.parse.doctypes import eu_act
 from legalsearch.summarize.base import (
     DEFAULT_TARGET,
     DEFAULT_TOLERANCE,
