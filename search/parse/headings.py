@@ -723,11 +723,11 @@ _LETTER = re.compile(r"[^\W_]")
 
 def reads_as_contents(text: str) -> bool:
     """True when `text` (a chunk) is entries of a table of contents nearly all through: at least
-    `_CONTENTS_MIN_ENTRIES` "number, title, page number" entries, and at most `_CONTENTS_MAX_REST`
-    of its letters and digits outside them, the table's own lines and the entries cut at its two
-    ends, and at most `_CONTENTS_MAX_HEAD` of them above the first entry. For the tables the parser did not read as one (entries run on in one long line, each
-    "Section 3.1 ... 11" line taken for a heading): a contract's title page or its first clause in
-    the same chunk keeps it searchable."""
+    `_CONTENTS_MIN_ENTRIES` "number, title, page number" entries, at most `_CONTENTS_MAX_REST` of
+    its letters and digits outside them, the table's own lines and the entries cut at its two ends,
+    and at most `_CONTENTS_MAX_HEAD` of them above the first entry. For the tables the parser did
+    not read as one (entries run on in one long line, each "Section 3.1 ... 11" line taken for a
+    heading): a contract's title page or its first clause in the same chunk keeps it searchable."""
     entries = list(_CONTENTS_ENTRY.finditer(text))
     if len(entries) < _CONTENTS_MIN_ENTRIES:
         return False

@@ -12,8 +12,8 @@ the fusion is computed here.
 The engine cannot say what happens outside the fused query, so that stays ours: which documents
 routing restricted the search to and the words that named them, the question searched inside one
 named document (`focused`), the recitals, routing and current-text priors added to the fused score
-after fusion (`plan.apply_recitals_prior` / `apply_routing_prior` / `apply_current_prior`), and the cited clauses and definitions
-that cross-reference expansion appends.
+after fusion (`plan.apply_recitals_prior` / `apply_routing_prior` / `apply_current_prior`), and the
+cited clauses and definitions that cross-reference expansion appends.
 
 The processor lists a sub-query only where the hit's raw score is positive, and unlabelled; each
 sub-query of the explained run carries its list's name (`_name`), so the hit's `matched_queries`

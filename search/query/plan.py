@@ -371,14 +371,16 @@ def recitals_prior(req: SearchRequest) -> float:
 
 def apply_recitals_prior(ranked: list[tuple[dict, float]], weight: float) -> list[tuple[dict, float]]:
     """Take `weight` off the fused score of a chunk of recitals (its heading path opens with
-    "Whereas", "considerando quanto segue", "Premesso"): the reasons of an act or a contract, which
-    restate every rule in a few words, after the operative provision that is nearly as close."""
+    "Whereas", "considerando quanto segue", "Premesso", "BACKGROUND"): the reasons of an act or a
+    contract, which restate every rule in a few words, after the operative provision that is nearly
+    as close. A judgment's "Background" is its facts, a heading like any other (the parser reads it
+    so), and keeps its score."""
     if not weight:
         return ranked
 
     def is_recital(source: dict) -> bool:
         path = source.get("heading_path") or []
-        return bool(path) and bool(_RECITALS_HEADING.match(path[0]))
+        return bool(path) and source.get("doc_type") != "judgment" and bool(_RECITALS_HEADING.match(path[0]))
 
     if not any(is_recital(src) for src, _ in ranked):
         return ranked

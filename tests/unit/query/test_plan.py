@@ -410,3 +410,5 @@ def test_the_recitals_prior_ranks_an_operative_clause_before_the_reasons_nearly_
     assert apply_recitals_prior(ranked, 0.0) == ranked  # off
     far = [(recital, 0.99), (article, 0.60)]  # a recital far closer than any provision keeps its place
     assert [s["chunk_id"] for s, _ in apply_recitals_prior(far, 0.1)] == ["r", "a"]
+    facts = {"chunk_id": "j", "heading_path": ["Background"], "doc_type": "judgment"}  # a judgment's facts
+    assert apply_recitals_prior([(facts, 0.9), (article, 0.85)], 0.1) == [(facts, 0.9), (article, 0.85)]
