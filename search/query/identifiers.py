@@ -30,6 +30,17 @@ _PATTERNS = [
 _COMPILED = [(kind, re.compile(rx, re.IGNORECASE)) for kind, rx in _PATTERNS]
 # "14.3" alone, with a dotted number, is an identifier in legal questions ("what does 14.3 cap?")
 _BARE_DOTTED = re.compile(r"(?<![\w.,])(?P<label>\d{1,3}\.\d{1,3}(?:\.\d{1,3})*)(?![\w,]|\.\d)")
+# ... but not an amount or a measure of a plain-language question: "took 12.99 from my card",
+# "€ 9.99 a month", "a 4.5% increase", "1.500 euro" (Italian thousands), "2.5 km", "1.5 million"
+_AMOUNT_BEFORE = re.compile(
+    r"(?i)(?:[€$£¥]|\b(?:eur|usd|gbp|chf)|\b(?:took|paid|pay|pays|paying|charged?|charging|costs?|priced?|fee of"
+    r"|addebitat[oi]|pagat[oi]|pago|paghiamo|costa|costano|prezzo di))\s*$")
+_AMOUNT_AFTER = re.compile(
+    r"(?i)\s*(?:%|percent\b|per\s?cent\b|per\s?cento\b|€|euros?\b|eur\b|dollars?\b|usd\b|pounds?\b|gbp\b"
+    r"|sterling\b|chf\b|francs?\b|k\b|m\b|bn\b|million\b|billion\b|thousand\b|mila\b|milion[ei]\b|miliard[oi]\b"
+    r"|km\b|kms\b|kg\b|kilos?\b|kilomet(?:re|er)s?\b|met(?:re|er)s?\b|m2\b|m²|sq\.?\s?m\b|mq\b"
+    r"|hours?\b|days?\b|weeks?\b|months?\b|years?\b|ore\b|giorni\b|settimane\b|mesi\b|anni\b|times\b|volte\b"
+    r"|(?:a|per|every|each|al|all'|ogni)\s*(?:month|year|week|mese|anno|settimana)\b)")
 # ", paragrafo 3" right after "l'articolo 9": a paragraph of that article, not a unit of its own
 _OF_THE_UNIT_BEFORE = re.compile(r"\s*,?\s*")
 # Codes cited externally: "art. 1341 c.c.", "section 21 of the Housing Act 1988" stay identifiers
@@ -75,6 +86,8 @@ def parse_identifiers(query: str) -> list[QueryRef]:
     for m in _BARE_DOTTED.finditer(query):
         if any(s <= m.start() < e for s, e in taken):
             continue
+        if _AMOUNT_BEFORE.search(query, 0, m.start()) or _AMOUNT_AFTER.match(query, m.end()):
+            continue  # a price, a rate or a measure, not a clause number
         found.append((m.start(), QueryRef("section", normalize_label(m.group("label")), m.group(0))))
     seen: set[tuple[str, str]] = set()
     refs = []

@@ -51,3 +51,23 @@ def test_external_codes_are_not_section_labels():
 
 def test_duplicates_collapse():
     assert len(parse_identifiers("clause 14.3 and again clause 14.3")) == 1
+
+
+@pytest.mark.parametrize("query", [
+    "A photo editing app took 12.99 from my card with no email beforehand. Do I get it back?",
+    "it's been taking 9.99 every month for four months",
+    "The streaming service costs € 7.50 a month now",
+    "Can they raise the rent by 4.5% in the first year?",
+    "Mi hanno chiesto una penale di 1.500 euro",
+    "The gym is 2.5 km from my new flat",
+    "Is a fee of 3.25 allowed?",
+])
+def test_an_amount_or_a_measure_is_no_clause_number(query):
+    # a plain-language question's prices, rates and distances: a cited "12.99" sends the search to every
+    # document's Article 12 and turns routing off
+    assert parse_identifiers(query) == []
+
+
+def test_a_bare_clause_number_beside_an_amount_is_still_one():
+    assert [(r.kind, r.label) for r in parse_identifiers("Does 14.3 cap the 12.99 a month fee?")] == [("section", "14.3")]
+    assert [(r.kind, r.label) for r in parse_identifiers("clause 12.99 of the price list")] == [("clause", "12.99")]
