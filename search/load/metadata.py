@@ -15,7 +15,14 @@ from typing import Any
 from legalsearch.documents.errors import MetadataError
 from legalsearch.documents.models import DocumentMeta
 from legalsearch.load.language import detect_language
-from legalsearch.parse.doctypes import EU_ACT_KIND, EU_ACT_NUMBER, JUDGMENT_LAYOUT, PARTY_ROLE, eu_act
+from legalsearch.parse.doctypes import (
+    EU_ACT_KIND,
+    EU_ACT_NUMBER,
+    EU_MARKER,
+    JUDGMENT_LAYOUT,
+    PARTY_ROLE,
+    eu_act,
+)
 from legalsearch.parse.references import amends_another, effective_date
 from pydantic import ValidationError
 
@@ -41,7 +48,7 @@ _DOC_TYPE_RULES = (
                            r"|^[ \t]*An Act of Parliament to\b"
                            r"|^[ \t]*(?:LEGGE|Legge)(?: (?:REGIONALE|[Rr]egionale))? \d{1,2}[ºo°]? \w+ \d{4}, n\. \d+"
                            r"|\bdecreto legislativo\b|\bgazzetta ufficiale\b"
-                           r"|^[ \t]*(?:[►▼][A-Z]\d*[ \t]+)?" + EU_ACT_KIND + r"[ \t]+" + EU_ACT_NUMBER)),
+                           r"|^[ \t]*(?:" + EU_MARKER + r")?" + EU_ACT_KIND + r"[ \t]+" + EU_ACT_NUMBER)),
     ("contract", re.compile(r"(?i)\bagreement\b|\bcontract\b|\bcontratto\b|\bconvenzione\b")),
 )
 
@@ -200,7 +207,7 @@ _STAMP = re.compile(r"(?i)\W*(?:" + _STAMPS + _DATE_LINE + r")\W*")
 _STAMP_SUFFIX = re.compile(r"(?i)\s+[-–—|]\s+(?:" + _STAMPS + r")\W*$")
 
 
-_MARKER = re.compile(r"^[►▼][A-Z]\d*[ \t]+")  # EUR-Lex's "►B" / "▼M1" before consolidated text
+_MARKER = re.compile("^" + EU_MARKER)
 
 
 def _infer_title(text: str, path: Path, doc_type: str) -> str:

@@ -57,11 +57,12 @@ def is_judgment_layout(text: str) -> bool:
 # an act of the EU institutions by its own first line, as the Official Journal and EUR-Lex write it
 # ("REGULATION (EU) 2027/45 OF THE EUROPEAN PARLIAMENT ...", "►B DIRECTIVE (EU) 2026/2291 ..." in a
 # consolidated text, "REGOLAMENTO DI ESECUZIONE (UE) 2024/1689 DELLA COMMISSIONE"): a statute
+EU_MARKER = r"[►▼][A-Z]\d*[ \t]+"  # EUR-Lex's "►B" / "▼M1" before the text of a consolidated act
 EU_ACT_KIND = (r"(?:(?:COMMISSION|COUNCIL)[ \t]+)?(?:(?:DELEGATED|IMPLEMENTING)[ \t]+)?(?:REGULATION|DIRECTIVE|DECISION)"
                r"|(?:REGOLAMENTO|DIRETTIVA|DECISIONE)(?:[ \t]+(?:DELEGAT[OA]|DI[ \t]+ESECUZIONE))?")
 EU_ACT_NUMBER = r"\((?:EU|EC|EEC|UE|CE|CEE|Euratom)\)[ \t]+(?:No[ \t]+|n\.[ \t]+)?\d{2,4}/\d{1,4}\b"
 _EU_ACT_TITLE = re.compile(
-    r"(?m)^[ \t]*(?:[►▼][A-Z]\d*[ \t]+)?(?P<kind>" + EU_ACT_KIND + r")[ \t]+(?P<number>" + EU_ACT_NUMBER + r")[^\n]*\n"
+    r"(?m)^[ \t]*(?:" + EU_MARKER + r")?(?P<kind>" + EU_ACT_KIND + r")[ \t]+(?P<number>" + EU_ACT_NUMBER + r")[^\n]*\n"
     r"(?:[ \t]*\n)*[ \t]*(?:of|del|dell'|della)[ \t]+[^\n]{4,40}\n(?:[ \t]*\n)*"
     r"[ \t]*(?P<subject>(?:on|concerning|laying|establishing|amending|relativ[oa]|concernente|recante|che|sul|sulla|sui|"
     r"sugli|sull')\b[^\n]{5,300})")
