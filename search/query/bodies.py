@@ -423,7 +423,7 @@ ROUTING_FIELDS = ["title^3", "title.exact^3", "title.it^2", "parties^3", "summar
                   "summary.it^1", "opening^0.5", "opening.it^0.5", "profile^1", "profile.it^1"]
 
 
-ROUTING_SOURCE = ["doc_key", "doc_id", "version", "title"]
+ROUTING_SOURCE = ["doc_key", "doc_id", "version", "title", "doc_type", "language"]
 
 NAME_FIELDS = ["title^3", "title.exact^3", "parties^3", "summary^1", "opening^0.5", "profile^0.5"]
 """Where a document's names are: title, parties, the summary's "Non-Disclosure Agreement of Seeed

@@ -168,6 +168,7 @@ def explain(service: SearchService, req: SearchRequest) -> dict:
             "explain_pipeline": explained_pipeline, "lists": kinds, "combination": combination,
             "normalization": normalization, "identifiers": [f"{r.kind} {r.label}" for r in plan.refs],
             "routed_docs": list(plan.routed), "named_by": list(plan.named_by), "focused": plan.focused,
+            "routing_prior": plan.prior, "routing_unsure": plan.unsure,
             "glossary": {"language": plan.glossary[0], "words": list(plan.glossary[1]),
                          "search": "across" if plan.across else "named"} if plan.glossary else None,
             "hits": rows, "expanded": expanded}
@@ -190,7 +191,9 @@ def render(result: dict) -> str:
     lines = [f"query: {result['query']}  (pipeline {result['pipeline']}{fusion})"]
     if result.get("routed_docs"):
         named = f" (named by: {', '.join(result['named_by'])})" if result.get("named_by") else ""
-        lines.append("routed to: " + ", ".join(result["routed_docs"]) + named)
+        weight = f"; routing prior {result['routing_prior']:g}" if result.get("routing_prior") else ""
+        unsure = " (routing's lists disagree on the first document)" if result.get("routing_unsure") else ""
+        lines.append("routed to: " + ", ".join(result["routed_docs"]) + named + weight + unsure)
     if result.get("focused"):
         lines.append(f"searched inside it as: {result['focused']}")
     if result.get("glossary"):

@@ -159,6 +159,11 @@ class RoutingOptions(Options):
     prior: float = option(
         0.5, "Added to the fused score of the chunks of the first routed document (less for the next ones), so "
         "the document the question names comes first; 0 turns it off.", flat="routing_prior", ge=0.0, le=10.0)
+    unsure_prior: float = option(
+        0.02, "The routing prior among look-alike documents (all routed ones of one type in one language, e.g. "
+        "three Acts) when routing's lists disagree on the first one (it is not first by BM25, by k-NN and by "
+        "subject alike) and no name decided it: the chunks' own scores then order them, and the prior only "
+        "breaks their near ties. The routing prior or more turns it off.", flat="routing_unsure_prior", ge=0.0, le=10.0)
     languages: bool = option(
         True, "In a corpus of several languages, rank documents by BM25 within each language (their scores are "
         "not comparable across languages) and by k-NN across them.", flat="routing_languages")

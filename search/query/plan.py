@@ -48,6 +48,7 @@ class SearchPlan:
     across_docs: tuple[str, ...] = ()  # the documents it searches, in the routing prior's order; (): `routed`
     glossary: tuple[str, tuple[str, ...]] | None = None  # (language, words): what BM25 read of the glossary
     recitals: float = 0.0           # taken off a recital's fused score (recitals_prior; 0: none)
+    unsure: bool = False            # routing's lists disagreed on the first document (routing_agreed)
 
     @property
     def index(self) -> str:
@@ -138,6 +139,38 @@ def routing_prior(req: SearchRequest, routing: str, routed: tuple[str, ...]) -> 
     if routing == "prior" or (routing == "filter" and len(routed) > 1):
         return req.routing.prior
     return 0.0
+
+
+def routing_agreed(scores: Sequence[float], lists: int, rank_constant: int, subject_first: str | None,
+                   first: str | None) -> bool:
+    """Whether routing's lists agree on its first document: it is first in every list it was ranked
+    by (its reciprocal-rank score is `lists` / (rank_constant + 1): BM25 within its language, and
+    k-NN) and, when there is a subject list, first there too (`subject_first`). Rank fusion of two
+    lists over a few documents carries almost no margin (first by BM25 and second by k-NN, or the
+    other way round, are one score), so agreement is the margin it has: three Acts on neighbouring
+    subjects are ordered by near ties (round 12), and a prior that follows a tie decides the ranking
+    against the chunks' own evidence. None for `first`: nothing routed (agreed)."""
+    if first is None or not scores:
+        return True
+    if abs(scores[0] - lists / (rank_constant + 1)) > 1e-6:
+        return False
+    return subject_first is None or subject_first == first
+
+
+def look_alikes(routed: Sequence[str], kinds: Mapping[str, tuple[str | None, str | None]]) -> bool:
+    """Whether the routed documents are look-alikes: more than one, all of one type and one language
+    (`kinds`: doc_key -> (doc_type, language), each known). Among them the chunks' own scores are
+    comparable evidence (one BM25 language, one embedding space), so when routing's lists disagree
+    the chunks may decide; across languages or kinds they are not, and the prior's order stands."""
+    found = [kinds.get(key) for key in routed]
+    return len(found) > 1 and all(kind and kind[0] and kind[1] for kind in found) and len(set(found)) == 1
+
+
+def unsure_prior(req: SearchRequest, prior: float, agreed: bool) -> float:
+    """The routing prior's weight: when routing's lists disagree on the first of look-alike
+    documents (`routing_agreed`, `look_alikes`), `routing_unsure_prior` (never more than the
+    prior); else the prior."""
+    return prior if agreed else min(prior, req.routing.unsure_prior)
 
 
 def apply_routing_prior(ranked: list[tuple[dict, float]], routed: tuple[str, ...], weight: float

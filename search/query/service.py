@@ -68,6 +68,7 @@ from legalsearch.query.plan import (
     function_words,
     language_places,
     language_places_after,
+    look_alikes,
     merge_named,
     naming_words,
     needs_vector,
@@ -76,9 +77,11 @@ from legalsearch.query.plan import (
     question_kinds,
     question_words,
     recitals_prior,
+    routing_agreed,
     routing_prior,
     subject_near,
     subject_text,
+    unsure_prior,
     with_subject,
     with_subject_kinds,
     without_translations,
@@ -258,6 +261,7 @@ class SearchService:
                 timings["embed"] = _ms(t)
 
         routed: tuple[str, ...] = ()
+        agreed = True  # routing's lists put one document first (route); False: the prior is routing_unsure_prior
         subjects: list[Subject] = []  # the subject list (route)
         named_by: list[str] = []
         boost: tuple[str, ...] = ()
@@ -277,7 +281,8 @@ class SearchService:
                 named_by = []
         elif routing != "off":
             t = time.perf_counter()
-            ranked, named_by, subjects = self.route(req, vector, filters, model_id, text, docs_index, refs, found=found)
+            ranked, named_by, subjects, agreed = self.route(req, vector, filters, model_id, text, docs_index, refs,
+                                                            found=found)
             routed = tuple(ranked)
             timings["routing"] = timings.get("routing", 0.0) + _ms(t)
             if routing == "filter" and routed:
@@ -293,7 +298,7 @@ class SearchService:
             if routed:
                 routing = "prior"
 
-        prior = routing_prior(req, routing, routed)
+        prior = unsure_prior(req, routing_prior(req, routing, routed), agreed)
         focused = None
         # one named document only: where several are named, the naming clause is what ranks the
         # right one's chunks first (focusing there too sends questions to the wrong look-alike)
@@ -371,7 +376,7 @@ class SearchService:
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()), places, across, after, across_docs, read,
-                          recitals_prior(req))
+                          recitals_prior(req), not agreed and bool(routed))
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
                         subjects: Sequence[Subject] = ()) -> str | None:
@@ -434,10 +439,13 @@ class SearchService:
 
     def route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None = None,
               text: str | None = None, docs_index: str | None = None, refs=(),
-              found: tuple[list[str], list[str]] | None = None) -> tuple[list[str], list[str], list[Subject]]:
+              found: tuple[list[str], list[str]] | None = None
+              ) -> tuple[list[str], list[str], list[Subject], bool]:
         """(the doc_keys of the best documents for the query, the words that named them, the subject
-        list: every document the caller may see, best first by subject, or [] when there is none):
-        the documents the question names (`named`), else the best by title, parties, summary, profile.
+        list: every document the caller may see, best first by subject, or [] when there is none,
+        whether routing's lists agree on the first document: `plan.routing_agreed`, True when a name
+        decided): the documents the question names (`named`), else the best by title, parties,
+        summary, profile.
 
         With `routing_weights`, the BM25 and k-NN document lists are fused by min-max
         normalization (BM25 first): a name only one document carries ("Kenway's NDA") makes that
@@ -471,24 +479,35 @@ class SearchService:
                 if kinds:  # a kind of document asked about that no named one is of ("... before the board approved it?")
                     named = with_subject_kinds(named, self.subject_ranking(req, vector, filters, docs_index, None, True),
                                                kinds)
-                return named, words, []
+                return named, words, [], True
         # the routing ranking and the profiles of the subject list in one round trip (asked only when
         # used: under load the node's time, not the round trip, is what a speculative request costs)
         asked = self.subject_request(req, vector, filters, docs_index)
         answers = self.store.msearch([(docs_index, body, pipeline), *([asked] if asked else [])])
         result, profiles = answers[0], (answers[1] if asked else None)
+        hits = result["hits"]["hits"]
         # and the document the question's subject points to, one place more when routing left it out
-        ranked = [h["_source"]["doc_key"] for h in result["hits"]["hits"]]
+        ranked = [h["_source"]["doc_key"] for h in hits]
         kinds = question_kinds(req.query) if req.experimental.subject_kinds else ()
         subjects = self.subject_list(req, vector, filters, docs_index, profiles)
+        # rank fusion's scores say whether the first document was first in every list (min-max ones do not)
+        agreed = bool(req.experimental.routing_weights) or routing_agreed(
+            [h["_score"] or 0.0 for h in hits], 1 + (vector is not None or bool(model_id)), req.fusion.rank_constant,
+            subjects[0].key if subjects else None, ranked[0] if ranked else None)
         if kinds:  # routing weighed by the kind of document the question asks about
             routed = with_subject_kinds(ranked, [(s.key, s.doc_type) for s in subjects], kinds)
         else:
             routed = with_subject(ranked, [s.key for s in subjects[:1]])
+        if not agreed:  # doubt counts among look-alikes only: documents of one type in one language
+            kinds_of = {h["_source"]["doc_key"]: (h["_source"].get("doc_type"), h["_source"].get("language"))
+                        for h in hits}
+            kinds_of.update({s.key: (s.doc_type, self._doc_language.get((docs_index, s.key))) for s in subjects
+                             if s.key not in kinds_of})
+            agreed = not look_alikes(routed, kinds_of)
         if req.routing.names == "off":
-            return routed, [], subjects
+            return routed, [], subjects, agreed
         return merge_named(named, routed, len(routed) if not named else req.routing.docs, req.routing.names), \
-            words if named else [], subjects
+            words if named else [], subjects, agreed or bool(named)
 
     def cited_route(self, req: SearchRequest, vector, filters: Filters, model_id: str | None, text: str,
                     chunks_index: str, docs_index: str, refs) -> list[str]:
@@ -510,7 +529,7 @@ class SearchService:
         carrying = {b["key"]: (b["type"]["buckets"][0]["key"] if b["type"]["buckets"] else "") for b in buckets}
         if not carrying:
             return []
-        ranked, _, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
+        ranked, _, _, _ = self.route(req.model_copy(update={"routing": req.routing.model_copy(update={"names": "off"})}),
                                vector, filters, model_id, text, docs_index, refs)
         return cited_prior_docs(ranked, carrying)
 

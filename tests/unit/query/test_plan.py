@@ -13,10 +13,13 @@ from legalsearch.query.plan import (
     candidate_size,
     current_prior,
     focus_question,
+    look_alikes,
     merge_named,
     naming_words,
     question_words,
+    routing_agreed,
     routing_prior,
+    unsure_prior,
 )
 
 
@@ -54,6 +57,35 @@ def test_prior_weight_applies_to_filtered_and_prior_routing_only():
     assert candidate_size(reranked, 0.0) == 64 and candidate_size(reranked.replace(**{"k": 100}), 0.5) == 200
     for other in ({"fusion": "rrf"}, {"mode": "bm25"}, {"normalization": "l2"}):  # not min-max fused scores
         assert routing_prior(req.replace(**other), "filter", ("a", "b")) == 0.0
+
+
+def test_routing_agrees_only_when_its_first_document_is_first_in_every_list_and_by_subject():
+    first_in_both, split = 2 / 61, 1 / 61 + 1 / 62  # rank constant 60: 1st+1st; 1st by BM25, 2nd by k-NN
+    assert routing_agreed([first_in_both, split], 2, 60, "a", "a")
+    assert routing_agreed([first_in_both, split], 2, 60, None, "a")  # no subject list: the two lists decide
+    assert not routing_agreed([first_in_both, split], 2, 60, "b", "a")  # the subject list puts another first
+    assert not routing_agreed([split, split], 2, 60, "a", "a")  # a tie: the engine's order picked the first
+    assert not routing_agreed([1 / 62 + 1 / 63, 1 / 61 + 1 / 63], 2, 60, "a", "a")
+    assert routing_agreed([1 / 61], 1, 60, None, "a")  # one list (no vector): first there
+    assert routing_agreed([], 2, 60, "a", None)  # nothing routed: nothing to doubt
+
+
+def test_unsure_routing_lowers_the_prior_to_its_own_weight_and_never_raises_it():
+    req = SearchRequest(query="q", routing_prior=0.5)
+    assert unsure_prior(req, 0.5, agreed=False) == 0.02  # the default: the chunks decide, the prior breaks ties
+    assert unsure_prior(req, 0.5, agreed=True) == 0.5
+    assert unsure_prior(req, 0.0, agreed=False) == 0.0  # no prior in this plan: none when unsure either
+    assert unsure_prior(req.replace(**{"routing_unsure_prior": 2.0}), 0.5, agreed=False) == 0.5  # off
+
+
+def test_look_alikes_are_documents_of_one_known_type_in_one_language():
+    acts = {"a": ("statute", "en"), "b": ("statute", "en"), "c": ("statute", "it"), "n": ("nda", "en"),
+            "u": (None, "en")}
+    assert look_alikes(["a", "b"], acts)
+    assert not look_alikes(["a"], acts)  # one document: nothing to tell apart
+    assert not look_alikes(["a", "c"], acts)  # another language: BM25 scores of its chunks are not comparable
+    assert not look_alikes(["a", "n"], acts)  # another kind of document
+    assert not look_alikes(["a", "u"], acts) and not look_alikes(["a", "x"], acts)  # a kind not known
 
 
 def test_an_ordinary_question_is_searched_as_it_is():
