@@ -125,13 +125,19 @@ def test_pdf_text_layer_gives_pages(tmp_path):
     assert chunk_list[1].clause_labels == ["termination"]
 
 
-def test_scanned_pdf_goes_through_real_ocr():
+@pytest.fixture(scope="module")
+def whole_corpus():
+    """The sample corpus loaded once, the scanned PDF through real OCR (about 7 s: read by two tests)."""
     if shutil.which("tesseract") is None or shutil.which("pdftoppm") is None:
         pytest.fail("tesseract / pdftoppm missing: run the project set-up (apt-get install poppler-utils "
                     "tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita) before the unit tests")
+    return load_documents([p for p, _ in discover_documents([CORPUS])])
+
+
+def test_scanned_pdf_goes_through_real_ocr(whole_corpus):
     path = CORPUS / "scanned-amendment.pdf"
     assert b"/Font" not in path.read_bytes()  # image only: no text layer to cheat with
-    doc = load_document(path)
+    [doc] = [d for d in whole_corpus.documents if d.origin == "ocr"]
     assert doc.origin == "ocr" and "ocr" in doc.flags
     for words in ("AMENDMENT No. 1", "Clause 14.3", "150% of the Fees paid", "NORTHWIND"):
         assert words in doc.text, words
@@ -160,8 +166,8 @@ def test_discovery_skips_sidecars_hidden_and_unsupported_files(tmp_path):
     assert [p.relative_to(tmp_path).as_posix() for p, _ in found] == ["a.txt", "sub/c.md"]
 
 
-def test_the_sample_corpus_loads_completely(corpus):
-    result = load_documents([p for p, _ in discover_documents([corpus])])
+def test_the_sample_corpus_loads_completely(whole_corpus):
+    result = whole_corpus
     assert result.errors == []
     assert len(result.documents) == 10  # 9 text samples + the scanned PDF
     assert {d.origin for d in result.documents} == {"digital", "ocr"}
