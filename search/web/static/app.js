@@ -246,7 +246,10 @@
         : "No prior added after fusion (routing, current text).", "meta"));
       if (explanation.routed_docs && explanation.routed_docs.length) {
         box.append(el("p", `Routed to ${explanation.routed_docs.join(", ")}`
-          + (explanation.named_by && explanation.named_by.length ? ` (named by: ${explanation.named_by.join(", ")})` : ""), "meta"));
+          + (explanation.named_by && explanation.named_by.length ? ` (named by: ${explanation.named_by.join(", ")})` : "")
+          + (explanation.routing_unsure && explanation.routing_prior
+            ? `. Routing was unsure among these look-alike documents (its lists disagree on the first one): `
+              + `routing prior ${number(explanation.routing_prior, 2)}.` : ""), "meta"));
       }
       if (explanation.identifiers && explanation.identifiers.length) {
         box.append(el("p", `The question cites ${explanation.identifiers.join(", ")}.`, "meta"));
