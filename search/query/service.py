@@ -376,7 +376,7 @@ class SearchService:
         return SearchPlan(req, meta, refs, filters, routing, routed, vector, body, pipeline, timings, principal.user,
                           prior, kinds, chunks_index, docs_index, (too_long,) if too_long else (), tuple(named_by),
                           focused, current_prior(req, today()), places, across, after, across_docs, read,
-                          recitals_prior(req), not agreed and bool(routed))
+                          recitals_prior(req), not agreed)
 
     def across_language(self, req: SearchRequest, docs_index: str, routed: tuple[str, ...], prior: float,
                         subjects: Sequence[Subject] = ()) -> str | None:
@@ -502,7 +502,7 @@ class SearchService:
             kinds_of = {h["_source"]["doc_key"]: (h["_source"].get("doc_type"), h["_source"].get("language"))
                         for h in hits}
             kinds_of.update({s.key: (s.doc_type, self._doc_language.get((docs_index, s.key))) for s in subjects
-                             if s.key not in kinds_of})
+                             if s.key in routed and s.key not in kinds_of})  # the subject document routing added
             agreed = not look_alikes(routed, kinds_of)
         if req.routing.names == "off":
             return routed, [], subjects, agreed

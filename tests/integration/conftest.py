@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from tests.conftest import SAMPLES
+from tests.conftest import REPO, SAMPLES
 
 
 @contextlib.contextmanager
@@ -52,6 +52,15 @@ def logged(admin_store, log_index: str, search, query: dict) -> list[dict]:
 def sample_index(store, run_ingest):
     with ingested_index(store, run_ingest, "test-samples", [SAMPLES], embedder="e5") as found:
         yield found
+
+
+@pytest.fixture(scope="session")
+def acts_index(store, run_ingest):
+    """Round 12's three look-alike Acts (evaluation/gold/round12-acts/corpus), MiniLM, public: the
+    index on which routing's lists tie (test_routing_doubt.py, test_web_page.py)."""
+    corpus = REPO / "evaluation" / "gold" / "round12-acts" / "corpus"
+    with ingested_index(store, run_ingest, "test-acts", [corpus], embedder="minilm", public_if_no_acl=True) as (name, _):
+        yield name
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import REPO
-from tests.integration.conftest import ingested_index
 from tests.integration.webserver import running
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -153,25 +152,19 @@ def test_log_in_search_filter_open_and_no_privileged_text(browser, page_server, 
     page.close()
 
 
-ACTS = REPO / "evaluation" / "gold" / "round12-acts" / "corpus"
-
-
-def test_why_this_hit_says_when_routing_was_unsure_among_look_alikes(browser, page_server, people, store,
-                                                                     run_ingest):
+def test_why_this_hit_says_when_routing_was_unsure_among_look_alikes(browser, page_server, people, acts_index):
     # three Acts on neighbouring subjects: routing's lists tie on this question (test_routing_doubt.py)
-    with ingested_index(store, run_ingest, "test-page-acts", [ACTS], embedder="minilm",
-                        public_if_no_acl=True) as (index, _):
-        page = browser.new_page(viewport={"width": 1366, "height": 800})
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        _login(page, page_server, *people["bob"])
-        _search(page, index, "I'm putting a leaflet through letterboxes to advertise my flat for weekend stays. "
-                             "Is there anything it has to say?")
-        first = page.locator("#results > li").first
-        assert "Holiday Lets" in first.locator(".citation").first.text_content()
-        first.locator(":scope > .actions .why-button").click()
-        first.locator(":scope > .why table").wait_for(state="visible", timeout=120_000)
-        why = first.locator(":scope > .why").text_content()
-        assert "Routing was unsure among these look-alike documents" in why and "routing prior 0.02" in why, why
-        assert errors == []
-        page.close()
+    page = browser.new_page(viewport={"width": 1366, "height": 800})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    _login(page, page_server, *people["bob"])
+    _search(page, acts_index, "I'm putting a leaflet through letterboxes to advertise my flat for weekend stays. "
+                              "Is there anything it has to say?")
+    first = page.locator("#results > li").first
+    assert "Holiday Lets" in first.locator(".citation").first.text_content()
+    first.locator(":scope > .actions .why-button").click()
+    first.locator(":scope > .why table").wait_for(state="visible", timeout=120_000)
+    why = first.locator(":scope > .why").text_content()
+    assert "Routing was unsure among these look-alike documents" in why and "routing prior 0.02" in why, why
+    assert errors == []
+    page.close()
