@@ -23,6 +23,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="+", metavar="GOLD:INDEX", help="a gold file and the index it is asked of")
     parser.add_argument("--k", type=int, default=10)
+    parser.add_argument("--limit", type=int, default=None, metavar="N",
+                        help="the first N questions of each set only (default: all)")
     args = parser.parse_args()
     settings = Settings()
     service = SearchService(settings, Store(settings), Embedders(settings))
@@ -30,7 +32,7 @@ def main() -> None:
     for pair in args.sets:
         gold, index = pair.rsplit(":", 1)
         with open(gold, encoding="utf-8") as fh:
-            questions += [(json.loads(line)["query"], index) for line in fh if line.strip()]
+            questions += [(json.loads(line)["query"], index) for line in fh if line.strip()][: args.limit]
     on = SearchRequest(query="q").routing.cross_language
     for query, index in questions:  # warm: embeddings, pipelines, the registry's languages
         service.search(SearchRequest(query=query, index=index, k=args.k), write_log=False)

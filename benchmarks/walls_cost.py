@@ -4,7 +4,7 @@ and ingest throughput with and without walls. A benchmark that prints figures, n
 
     python benchmarks/walls_cost.py --walls 100 --rounds 3
 
-The corpus: samples/corpus plus `--walls` synthetic matter notes, each private to its own group
+The corpus: samples/corpus (or `--corpus DIR`) plus `--walls` synthetic matter notes, each private to its own group
 `bench-m<i>` (so `--walls` walled index pairs). The single index ("before walls") is the same
 chunks and records copied, ACL fields as they are, into one chunks and one docs index, as every
 index was laid out before walls.
@@ -57,11 +57,11 @@ def matters(n: int, public: bool) -> list[Document]:
     return docs
 
 
-def ingest(client: LegalSearch, name: str, docs: list[Document], public: bool) -> float:
-    """chunks/s of one ingest of samples/corpus (all public when `public`) plus `docs`."""
+def ingest(client: LegalSearch, name: str, corpus: Path, docs: list[Document], public: bool) -> float:
+    """chunks/s of one ingest of `corpus` (all public when `public`) plus `docs`."""
     start = time.perf_counter()
     override = (lambda path: {"public": True, "acl": []}) if public else None
-    report = client.ingest([REPO / "samples" / "corpus", *docs], index=name, embedder="minilm",
+    report = client.ingest([corpus, *docs], index=name, embedder="minilm",
                            metadata_override=override)
     seconds = time.perf_counter() - start
     summary = report.summary()
@@ -91,6 +91,8 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=40)
     parser.add_argument("--ingest-rounds", type=int, default=2)
     parser.add_argument("-k", type=int, default=10)
+    parser.add_argument("--corpus", type=Path, default=REPO / "samples" / "corpus",
+                        help="the documents ingested beside the matter notes (default: samples/corpus)")
     args = parser.parse_args()
 
     settings = Settings().model_copy(update={"log_searches": False})
@@ -106,8 +108,8 @@ def main() -> None:
         docs = matters(args.walls, public=False)
         # (the single index keeps every ACL field: its BM25 statistics count the private chunks too,
         # which the public index no longer holds; that is all that can move a public user's ranking)
-        print(f"ingest of samples/corpus + {args.walls} matter notes ({args.walls} walls) ...", file=sys.stderr)
-        ingest(client, name, docs, public=False)  # also fills the caches for the timed ingests
+        print(f"ingest of {args.corpus} + {args.walls} matter notes ({args.walls} walls) ...", file=sys.stderr)
+        ingest(client, name, args.corpus, docs, public=False)  # also fills the caches for the timed ingests
         chunks, docs_index = single_copy(store, name, single)
 
         questions = [json.loads(line)["query"] for line in
@@ -156,7 +158,7 @@ def main() -> None:
             for label in (list(rates) if r % 2 == 0 else list(rates)[::-1]):
                 fresh = f"bench-walls-{run}-i{r}-{'w' if label == 'walls' else 'p'}"
                 made_indices.append(fresh)
-                rates[label].append(ingest(client, fresh, matters(args.walls, public=label != "walls"),
+                rates[label].append(ingest(client, fresh, args.corpus, matters(args.walls, public=label != "walls"),
                                            public=label != "walls"))
                 indices.delete(store, fresh)
 
