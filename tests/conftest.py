@@ -21,9 +21,18 @@ SAMPLES = REPO / "samples" / "corpus"
 
 
 def pytest_collection_modifyitems(config, items):
+    """Marks the integration tests, and runs the unit tests first (they fail fastest), then the
+    integration tests, then the three-node cluster's: started last, the cluster's JVMs do not
+    boot while the session's node is still settling in after its own start (`make test` starts it
+    just before), which made the cluster tests take twice as long when they ran first."""
     for item in items:
         if "/tests/integration/" in str(item.fspath):
             item.add_marker(pytest.mark.integration)
+
+    def stage(item) -> int:
+        return 2 if item.get_closest_marker("cluster") else 1 if item.get_closest_marker("integration") else 0
+
+    items.sort(key=stage)  # stable: each stage keeps its collection order
 
 
 def _docker_answers() -> bool:
