@@ -61,17 +61,17 @@ def test_three_nodes_form_one_cluster_and_status_shows_them(test_cluster, cluste
     assert "ls-2" in text and "shards: 0p started on" in text and "3 nodes" in text
 
 
-def test_same_top_k_as_one_node(service, sample_index, cluster_service, cluster_samples):
+def test_same_top_k_as_one_node(service, one_node_samples, cluster_service, cluster_samples):
     """The same corpus, ingested the same way into one node and into the cluster (one shard and a
     replica): the top 10 of every mode is the same list, for two gold questions of each type."""
     by_type: dict[str, list] = {}
     for item in gold_queries(82):
         by_type.setdefault(item.type, []).append(item)
     items = [i for group in by_type.values() for i in group[:2]]
-    assert _differences(service, sample_index[0], cluster_service, cluster_samples, items, MODES) == []
+    assert _differences(service, one_node_samples, cluster_service, cluster_samples, items, MODES) == []
 
 
-def test_reindex_swaps_atomically_while_queries_run(settings, service, sample_index, cluster_service,
+def test_reindex_swaps_atomically_while_queries_run(settings, service, one_node_samples, cluster_service,
                                                     cluster_store, cluster_samples, embedders):
     """Blue/green: a query loop runs while `index reindex` copies the index into three shards and
     moves the aliases; no query fails, none comes back empty, the old index is kept until pruned.
@@ -120,7 +120,7 @@ def test_reindex_swaps_atomically_while_queries_run(settings, service, sample_in
     # (title_weight 0: the default clause-title list would make `--mode bm25` a hybrid query too)
     bm25 = [("bm25", {"mode": "bm25", "routing": "off", "title_weight": 0.0})]
     plain = [i for i in gold_queries(82) if not parse_identifiers(i.query) and not i.as_of][:8]
-    assert _differences(service, sample_index[0], cluster_service, cluster_samples, plain, bm25) == []
+    assert _differences(service, one_node_samples, cluster_service, cluster_samples, plain, bm25) == []
 
     deleted = generations.prune(cluster_store, cluster_samples)
     assert set(deleted) == kept
