@@ -281,7 +281,7 @@ def extract_pdf(path: Path, data: bytes, language: str | None = None) -> Extract
     visible = sum(len("".join(t.split())) for t in texts)
     if visible / len(texts) < SCANNED_CHARS_PER_PAGE:
         lang = tesseract_languages(language)
-        return _join_pages(ocr_pdf_pages(path, language), "ocr", ["ocr", f"ocr_lang:{lang}"])
+        return _join_pages(ocr_pdf_pages(path, language, data), "ocr", ["ocr", f"ocr_lang:{lang}"])
     return _join_pages([_normalize_newlines(t) for t in texts], "digital", [])
 
 

@@ -1,5 +1,10 @@
 """OCR of scanned PDFs: rasterize with poppler's `pdftoppm -r 300`, read with Tesseract.
 
+The pages read are kept on disk (`<cache dir>/ocr`, one JSON file per scan), keyed by the file's
+bytes, the Tesseract languages, the resolution and Tesseract's version: a re-ingest (`--force`, a
+changed sidecar, a new summarizer) reads a scan it has read before at once, and a new scan or
+another Tesseract reads it again. Delete the folder to read every scan afresh.
+
 Needs the system packages `poppler-utils`, `tesseract-ocr`, `tesseract-ocr-eng` and
 `tesseract-ocr-ita` (the project set-up installs them). A missing tool is a
 `DocumentError` that says so, never a silent empty document.
@@ -7,15 +12,21 @@ Needs the system packages `poppler-utils`, `tesseract-ocr`, `tesseract-ocr-eng` 
 
 from __future__ import annotations
 
+import hashlib
+import json
+import os
 import shutil
 import subprocess
 import tempfile
+from functools import cache
 from pathlib import Path
 
 from legalsearch.documents.errors import DocumentError
 
 SCANNED_CHARS_PER_PAGE = 25
 OCR_DPI = 300
+OCR_CACHE_VERSION = 1
+"""Part of every cache key: a change to how pages are read (rasterization, clean-up) bumps it."""
 _SETUP_HINT = ("install the OCR tools (apt-get install poppler-utils tesseract-ocr tesseract-ocr-eng "
                "tesseract-ocr-ita; the project set-up does this)")
 
@@ -40,18 +51,69 @@ def check_ocr_tools() -> None:
         raise DocumentError(f"tesseract lacks language data {sorted(missing)}: {_SETUP_HINT}")
 
 
-def ocr_pdf_pages(path: Path, language: str | None = None) -> list[str]:
-    """OCR every page of a scanned PDF; returns the text of each page, in order.
+@cache
+def tesseract_version() -> str:
+    import pytesseract
+
+    return str(pytesseract.get_tesseract_version())
+
+
+def default_cache_dir() -> Path:
+    """Where read scans are kept: the settings' cache folder (LEGALSEARCH_CACHE_DIR), `ocr/`."""
+    from legalsearch.config import Settings
+
+    return Settings().cache_dir / "ocr"
+
+
+def cache_key(data: bytes, lang: str) -> str:
+    digest = hashlib.sha256(data)
+    digest.update(f"|{lang}|{OCR_DPI}|tesseract {tesseract_version()}|v{OCR_CACHE_VERSION}".encode())
+    return digest.hexdigest()
+
+
+def _cached(file: Path) -> list[str] | None:
+    try:
+        pages = json.loads(file.read_text(encoding="utf-8"))["pages"]
+    except (OSError, ValueError, KeyError, TypeError):  # none yet, or a file cut short: read the scan again
+        return None
+    return pages if isinstance(pages, list) and all(isinstance(t, str) for t in pages) else None
+
+
+def _keep(file: Path, pages: list[str]) -> None:
+    """Written whole or not at all (a temporary file renamed); a cache that cannot be written
+    costs a second reading, never the ingest."""
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = file.with_name(f".{file.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"pages": pages}, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, file)
+    except OSError:
+        pass
+
+
+def ocr_pdf_pages(path: Path, language: str | None = None, data: bytes | None = None,
+                  cache_dir: Path | None = None) -> list[str]:
+    """OCR every page of a scanned PDF; returns the text of each page, in order. A scan read
+    before (same bytes, languages, resolution and Tesseract) comes from `cache_dir` (default
+    `default_cache_dir()`).
 
     Raises:
         DocumentError: tools missing, rasterization failed, or no text recognized.
     """
+    check_ocr_tools()
+    lang = tesseract_languages(language)
+    file = (cache_dir or default_cache_dir()) / f"{cache_key(path.read_bytes() if data is None else data, lang)}.json"
+    pages = _cached(file)
+    if pages is None:
+        pages = _read_pages(path, lang)
+        _keep(file, pages)
+    return pages
+
+
+def _read_pages(path: Path, lang: str) -> list[str]:
+    import pytesseract
     from PIL import Image
 
-    check_ocr_tools()
-    import pytesseract
-
-    lang = tesseract_languages(language)
     with tempfile.TemporaryDirectory(prefix="legalsearch-ocr-") as tmp:
         prefix = Path(tmp) / "page"
         result = subprocess.run(

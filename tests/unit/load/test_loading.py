@@ -126,11 +126,21 @@ def test_pdf_text_layer_gives_pages(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def whole_corpus():
+def ocr_cache(tmp_path_factory):
+    """An empty cache folder for the module (LEGALSEARCH_CACHE_DIR): the scans are read for real."""
+    with pytest.MonkeyPatch.context() as patch:
+        folder = tmp_path_factory.mktemp("cache")
+        patch.setenv("LEGALSEARCH_CACHE_DIR", str(folder))
+        yield folder / "ocr"
+
+
+@pytest.fixture(scope="module")
+def whole_corpus(ocr_cache):
     """The sample corpus loaded once, the scanned PDF through real OCR (about 7 s: read by two tests)."""
     if shutil.which("tesseract") is None or shutil.which("pdftoppm") is None:
         pytest.fail("tesseract / pdftoppm missing: run the project set-up (apt-get install poppler-utils "
                     "tesseract-ocr tesseract-ocr-eng tesseract-ocr-ita) before the unit tests")
+    assert not ocr_cache.exists()
     return load_documents([p for p, _ in discover_documents([CORPUS])])
 
 
@@ -143,6 +153,25 @@ def test_scanned_pdf_goes_through_real_ocr(whole_corpus):
         assert words in doc.text, words
     assert [(c.section, c.page) for c in chunk_document(doc) if c.section] == [("1", 1), ("2", 1), ("3", 1)]
     assert not any(f.startswith("numbering_") for f in doc.flags)
+
+
+def test_a_scan_read_before_comes_from_the_cache(whole_corpus, ocr_cache, monkeypatch):
+    from legalsearch.load import ocr
+
+    path = CORPUS / "scanned-amendment.pdf"
+    [first] = [d for d in whole_corpus.documents if d.origin == "ocr"]
+    [kept] = list(ocr_cache.glob("*.json"))  # the one scan, read once
+    read = []
+    monkeypatch.setattr(ocr, "_read_pages", lambda p, lang: read.append(lang) or ["ANOTHER READING"])
+    again = load_document(path)
+    assert read == [] and again.text == first.text and again.origin == "ocr"  # not read again
+    # another language is another reading, kept beside the first
+    assert ocr.ocr_pdf_pages(path, "it") == ["ANOTHER READING"] and read == ["ita+eng"]
+    assert len(list(ocr_cache.glob("*.json"))) == 2
+    # a kept file cut short is read again, and replaced whole
+    kept.write_text('{"pages": ["AMEND', encoding="utf-8")
+    assert load_document(path).text.startswith("ANOTHER READING") and len(read) == 2
+    assert json.loads(kept.read_text(encoding="utf-8")) == {"pages": ["ANOTHER READING"]}
 
 
 def test_numbering_that_jumps_back_after_ocr_is_flagged():
