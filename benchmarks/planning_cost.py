@@ -12,6 +12,9 @@ For each question, in alternating order (machine load hits both alike), after wa
 Prints p50 / p95 of each, the ratio defaults / plain, the p50 / p95 of each stage the defaults
 report (timings_ms), and the load average before and after. `--dump FILE` writes each question's
 ranked hits (chunk_id, via, relevance) as JSON lines, to compare two versions of the code.
+`--profile N` then runs the defaults once more over the same questions under cProfile (apart from
+the timed runs) and prints the wall time a question and the N functions with the most time of
+their own: where the defaults' time goes (the node's answers are `SSLSocket.read`).
 
     python benchmarks/planning_cost.py --index eval-referenced-XXXX --data ../shared/data/legalbench-rag
     python benchmarks/planning_cost.py --index demo --gold evaluation/gold/round2/round2-gold.jsonl --queries 40
@@ -84,6 +87,8 @@ def main() -> None:
     parser.add_argument("--log-index", default="plan27-bench-log",
                         help="where the defaults write their retrieval log (not the shared one)")
     parser.add_argument("--dump", type=Path, help="write each question's ranked hits here (JSON lines)")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="then profile the defaults over the same questions and print the top N functions")
     args = parser.parse_args()
     if not args.gold and not args.data:
         parser.error("give --data (LegalBench-RAG) or --gold (a gold-set JSONL)")
@@ -115,6 +120,7 @@ def main() -> None:
                 dumped.append({"query": question, "not_found": result.not_found,
                                "hits": [[h.chunk_id, h.via, h.relevance] for h in result.hits]})
     load_after = os.getloadavg()
+    profiled = profile(defaults, items, args.profile) if args.profile else None
     if hasattr(service, "close"):  # the retrieval log written off the request path: flushed
         service.close()
     n = len(items)
@@ -133,6 +139,31 @@ def main() -> None:
         print(f"  {stage:<20} n={len(values):<4} p50 {pct(values, .5):>7.1f}  p95 {pct(values, .95):>7.1f}")
     if args.dump:
         args.dump.write_text("".join(json.dumps(d) + "\n" for d in dumped))
+    if profiled:
+        print(profiled, end="")
+
+
+def profile(defaults, items: list[str], top: int) -> str:
+    """The defaults over `items` once more under cProfile: wall ms a question, then the `top`
+    functions by their own time (ms a question)."""
+    import cProfile
+    import pstats
+
+    profiler = cProfile.Profile()
+    start = time.perf_counter()
+    profiler.enable()
+    for question in items:
+        defaults(question)
+    profiler.disable()
+    wall = (time.perf_counter() - start) * 1000 / len(items)
+    stats = pstats.Stats(profiler).stats  # (file, line, name) -> (calls, primitive calls, own s, cumulative s, callers)
+    rows = sorted(stats.items(), key=lambda kv: kv[1][2], reverse=True)[:top]
+    lines = [f"profiled defaults: {wall:.1f} ms a question (cProfile, which slows the Python side); "
+             f"top {top} by own time, ms a question:"]
+    for (file, line, name), (calls, _, own, _, _) in rows:
+        where = name if file == "~" else f"{Path(file).name}:{line}({name})"
+        lines.append(f"  {own * 1000 / len(items):7.2f}  {calls / len(items):7.1f} calls  {where}")
+    return "\n".join(lines) + "\n"
 
 
 if __name__ == "__main__":

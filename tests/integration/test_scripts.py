@@ -212,9 +212,11 @@ def test_query_latency(nda_index, small_gold, node_env):
 def test_planning_cost(nda_index, small_gold, node_env, tmp_path):
     dump = tmp_path / "hits.jsonl"
     out = run("planning_cost.py", "--index", nda_index, "--gold", str(small_gold), "--queries", "3", "--warmup", "1",
-              "--log-index", "test-scripts-planning-log", "--dump", str(dump), env=node_env)
+              "--log-index", "test-scripts-planning-log", "--dump", str(dump), "--profile", "4", env=node_env)
     assert f"3 questions on index {nda_index}" in out
     assert re.search(r"^ratio defaults / plain\s+\d", out, re.M), out
+    assert re.search(r"^profiled defaults: [\d.]+ ms a question", out, re.M), out
+    assert len(re.findall(r"^\s+[\d.]+\s+[\d.]+ calls  \S", out, re.M)) == 4, out
     assert len(dump.read_text().splitlines()) == 3
 
 
