@@ -64,7 +64,14 @@ def when_the_session_ends(store):
 
     def add(poll, what: str) -> None:
         outcome: dict = {"what": what}
-        thread = threading.Thread(target=lambda: outcome.update(poll()), daemon=True)
+
+        def run() -> None:
+            try:
+                outcome.update(poll())
+            except Exception as e:  # noqa: BLE001 (reported at the session's end, with its message)
+                outcome.update(ok=False, why=f"{type(e).__name__}: {e}")
+
+        thread = threading.Thread(target=run, daemon=True)
         thread.start()
         checks.append((thread, outcome))
 
