@@ -91,18 +91,17 @@ def _keep(file: Path, pages: list[str]) -> None:
         pass
 
 
-def ocr_pdf_pages(path: Path, language: str | None = None, data: bytes | None = None,
-                  cache_dir: Path | None = None) -> list[str]:
-    """OCR every page of a scanned PDF; returns the text of each page, in order. A scan read
-    before (same bytes, languages, resolution and Tesseract) comes from `cache_dir` (default
-    `default_cache_dir()`).
+def ocr_pdf_pages(path: Path, language: str | None = None, data: bytes | None = None) -> list[str]:
+    """OCR every page of a scanned PDF (`data`: its bytes, when read already); returns the text of
+    each page, in order. A scan read before (same bytes, languages, resolution and Tesseract)
+    comes from `default_cache_dir()`.
 
     Raises:
         DocumentError: tools missing, rasterization failed, or no text recognized.
     """
     check_ocr_tools()
     lang = tesseract_languages(language)
-    file = (cache_dir or default_cache_dir()) / f"{cache_key(path.read_bytes() if data is None else data, lang)}.json"
+    file = default_cache_dir() / f"{cache_key(path.read_bytes() if data is None else data, lang)}.json"
     pages = _cached(file)
     if pages is None:
         pages = _read_pages(path, lang)
